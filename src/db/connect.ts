@@ -1,0 +1,72 @@
+/**
+ * Opens the database the configuration names: a PostgreSQL server when DATABASE_URL is set,
+ * otherwise an embedded PGlite in DATA_DIR (or in memory, for tests). Both speak the same SQL and
+ * hand timestamps back as text in UTC, so the rest of the code cannot tell them apart.
+ */
+import fs from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import pg from 'pg';
+import type { Database } from './database.js';
+
+export type DbKind = 'postgres' | 'pglite';
+
+export interface DbHandle {
+  readonly db: Kysely<Database>;
+  readonly kind: DbKind;
+  /** Closes the pool or the embedded database. */
+  close(): Promise<void>;
+}
+
+export interface DbOptions {
+  /** postgres://...; undefined means PGlite. */
+  databaseUrl?: string | undefined;
+  /** PGlite folder; undefined means an in-memory PGlite (tests). */
+  dataDir?: string | undefined;
+  statementTimeoutMs?: number;
+  poolMax?: number;
+  /** How long a request may wait for a pooled connection before failing. */
+  connectionTimeoutMs?: number;
+}
+
+const TIMESTAMPTZ_OID = 1184;
+const TIMESTAMP_OID = 1114;
+const INT8_OID = 20;
+const asText = (value: string): string => value;
+
+export async function openDatabase(options: DbOptions): Promise<DbHandle> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options);
+  return openPglite(options.dataDir);
+}
+
+function openPostgres(url: string, options: DbOptions): DbHandle {
+  const timeout = options.statementTimeoutMs ?? 5000;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolMax ?? 10,
+    connectionTimeoutMillis: options.connectionTimeoutMs ?? 5000,
+    // Every session speaks UTC and gives up on a statement that runs too long.
+    options: `-c TimeZone=UTC -c statement_timeout=${timeout}`,
+    types: {
+      getTypeParser: ((oid: number, format?: string) =>
+        oid === TIMESTAMPTZ_OID || oid === TIMESTAMP_OID || oid === INT8_OID
+          ? asText
+          : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle client that loses its server must not crash the process; the next query reports it.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, kind: 'postgres', close: () => db.destroy() };
+}
+
+async function openPglite(dataDir: string | undefined): Promise<DbHandle> {
+  if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
+  const client = await PGlite.create(dataDir ?? 'memory://', {
+    parsers: { [TIMESTAMPTZ_OID]: asText, [TIMESTAMP_OID]: asText, [INT8_OID]: asText },
+  });
+  await client.exec(`SET TIME ZONE 'UTC'`);
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
+  return { db, kind: 'pglite', close: () => db.destroy() };
+}

@@ -1,0 +1,176 @@
+/**
+ * Table types of the database, as Kysely sees them. Timestamps come back as the server's text
+ * (see connect.ts), never as Date, so microseconds survive the round trip.
+ */
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** timestamptz: read as text ('2025-01-31 09:15:00.123456+00'), written as text or Date. */
+export type Timestamp = ColumnType<string, string | Date, string | Date>;
+export type TimestampDefault = ColumnType<string, string | Date | undefined, string | Date>;
+/** jsonb: read as parsed JSON, written as a JSON string (both drivers accept that). */
+export type Json<T> = ColumnType<T, string, string>;
+
+export interface LocationData {
+  address_city: string | null;
+  address_community: string | null;
+  address_country: string | null;
+  address_county: string | null;
+  address_district: string | null;
+  address_subdistrict: string | null;
+  address_state: string | null;
+  address_street: string | null;
+  address_street_number: string | null;
+  address_flat_number: string | null;
+  address_zip_code: string | null;
+  community_type: string | null;
+  location_latitude: number | null;
+  location_longitude: number | null;
+  location_approximation: number | null;
+}
+
+export interface OpeningInterval {
+  from_time: string;
+  to_time: string;
+}
+export type Weekday = 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday';
+export type OpenTime = Record<Weekday, OpeningInterval[]>;
+
+export interface OrganizationTable {
+  organization_id: string;
+  name: string;
+  legal_name: string | null;
+  nip: string | null;
+  logo_url: string | null;
+  address: string | null;
+  website: string | null;
+  phone_number: string | null;
+  description: string | null;
+  cover_image_url: string | null;
+  location: Json<LocationData | null> | null;
+  social_media_links: Json<string[] | null> | null;
+  contact_email: string | null;
+  created_at: TimestampDefault;
+  updated_at: TimestampDefault;
+}
+
+export interface WebsiteTable {
+  website_id: string;
+  organization_id: string;
+  name: string;
+  created_at: TimestampDefault;
+  updated_at: TimestampDefault;
+}
+
+export interface ApiKeyTable {
+  key_id: string;
+  website_id: string;
+  /** Lower-case hex SHA-256 of the key; the key itself is never stored. */
+  key_sha256: string;
+  /** The first characters of the key, shown in listings; null when imported as a bare hash. */
+  key_prefix: string | null;
+  label: string | null;
+  is_active: boolean;
+  expires_at: Timestamp | null;
+  created_at: TimestampDefault;
+  last_used_at: Timestamp | null;
+}
+
+export interface BranchTable {
+  branch_id: string;
+  organization_id: string;
+  webpage_id: string;
+  name: string;
+  description: string | null;
+  address: string | null;
+  cover_image_url: string | null;
+  logo_url: string | null;
+  email: string | null;
+  phone_number: string | null;
+  open_time: Json<OpenTime | null> | null;
+  location: Json<LocationData | null> | null;
+  created_at: TimestampDefault;
+  updated_at: TimestampDefault;
+}
+
+export interface AgentTable {
+  agent_id: string;
+  organization_id: string;
+  webpage_id: string | null;
+  branch_id: string | null;
+  email: string | null;
+  phone_number: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  avatar_url: string | null;
+  job_title: string | null;
+  description: string | null;
+  cover_image_url: string | null;
+  profile_image_url: string | null;
+  created_at: TimestampDefault;
+  updated_at: TimestampDefault;
+}
+
+export interface InvestmentTable {
+  investment_id: string;
+  organization_id: string;
+  webpage_id: string | null;
+  name: string;
+  description: string | null;
+  is_active: boolean;
+  created_at: TimestampDefault;
+  updated_at: TimestampDefault;
+}
+
+export interface OfferTable {
+  offer_id: string;
+  organization_id: string;
+  external_id: string;
+  agent_id: string | null;
+  branch_id: string | null;
+  investment_id: string | null;
+  is_active: boolean;
+  version: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  /** offer_data as imported and normalized (every field of the interface, nulls included). */
+  offer_data: Json<Record<string, unknown>>;
+  /** The same offer_data rendered once as JSON text in table order, spliced into responses. */
+  offer_data_json: string;
+  // Generated from offer_data (see the migration); read-only for the application.
+  price: ColumnType<number | null, never, never>;
+  price_per_meter: ColumnType<number | null, never, never>;
+  property_size: ColumnType<number | null, never, never>;
+  rooms: ColumnType<number | null, never, never>;
+  offer_type: ColumnType<string | null, never, never>;
+  market_type: ColumnType<string | null, never, never>;
+  address_city: ColumnType<string | null, never, never>;
+  address_district: ColumnType<string | null, never, never>;
+}
+
+/** One row; its version grows whenever imported content changes (response caches key on it). */
+export interface ContentStateTable {
+  id: Generated<number>;
+  content_version: ColumnType<string, string | number, string | number>;
+  changed_at: TimestampDefault;
+}
+
+export interface Database {
+  organizations: OrganizationTable;
+  websites: WebsiteTable;
+  api_keys: ApiKeyTable;
+  branches: BranchTable;
+  agents: AgentTable;
+  investments: InvestmentTable;
+  offers: OfferTable;
+  content_state: ContentStateTable;
+}
+
+export type OrganizationRow = Selectable<OrganizationTable>;
+export type WebsiteRow = Selectable<WebsiteTable>;
+export type ApiKeyRow = Selectable<ApiKeyTable>;
+export type BranchRow = Selectable<BranchTable>;
+export type AgentRow = Selectable<AgentTable>;
+export type InvestmentRow = Selectable<InvestmentTable>;
+export type OfferRow = Selectable<OfferTable>;
+export type NewOffer = Insertable<OfferTable>;
+export type OfferUpdate = Updateable<OfferTable>;

@@ -1,0 +1,38 @@
+/**
+ * Brings the schema up to date. The service and every command call this before they touch the
+ * database, so a new empty database needs no separate step. Migrations are listed here (not read
+ * from a folder) so that they work the same from TypeScript sources and from the built dist/.
+ */
+import { Migrator, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
+import type { Database } from './database.js';
+import * as initial from './migrations/2026_11_21_0001_initial.js';
+
+const MIGRATIONS: Record<string, Migration> = {
+  '2026_11_21_0001_initial': initial,
+};
+
+function migrator(db: Kysely<Database>): Migrator {
+  return new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
+}
+
+function check(result: MigrationResultSet): void {
+  if (result.error) {
+    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName;
+    const reason = result.error instanceof Error ? result.error.message : String(result.error);
+    throw new Error(`database migration ${failed ?? ''} failed: ${reason}`);
+  }
+}
+
+export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
+  check(await migrator(db).migrateToLatest());
+}
+
+/** Undoes every migration (used by the migration tests). */
+export async function migrateDownAll(db: Kysely<Database>): Promise<void> {
+  const m = migrator(db);
+  for (;;) {
+    const result = await m.migrateDown();
+    check(result);
+    if (!result.results || result.results.length === 0) return;
+  }
+}

@@ -1,0 +1,38 @@
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { migrateDownAll, migrateToLatest } from '../../src/db/migrate.js';
+import { createTestDb } from '../helpers/db.js';
+
+describe('migrations', () => {
+  it('apply, undo and apply again on an empty database', async () => {
+    const t = await createTestDb({ migrate: false });
+    try {
+      await migrateToLatest(t.db);
+      await migrateToLatest(t.db); // idempotent
+      const tables = await sql<{ table_name: string }>`
+        select table_name from information_schema.tables
+        where table_schema = 'public' and table_name not like 'kysely_%' order by table_name`.execute(t.db);
+      expect(tables.rows.map((r) => r.table_name)).toEqual([
+        'agents', 'api_keys', 'branches', 'content_state', 'investments', 'offers', 'organizations', 'websites',
+      ]);
+      await migrateDownAll(t.db);
+      const after = await sql<{ n: number }>`
+        select count(*)::int as n from information_schema.tables
+        where table_schema = 'public' and table_name not like 'kysely_%'`.execute(t.db);
+      expect(after.rows[0]!.n).toBe(0);
+      await migrateToLatest(t.db);
+    } finally {
+      await t.destroy();
+    }
+  });
+
+  it('hands timestamps back as UTC text with microseconds', async () => {
+    const t = await createTestDb();
+    try {
+      const r = await sql<{ ts: string }>`select '2025-01-31T11:15:00.123456+02:00'::timestamptz as ts`.execute(t.db);
+      expect(r.rows[0]!.ts).toBe('2025-01-31 09:15:00.123456+00');
+    } finally {
+      await t.destroy();
+    }
+  });
+});
