@@ -20,6 +20,24 @@ export interface Config {
   readonly statementTimeoutMs: number;
   /** Largest number of pooled connections to a PostgreSQL server. */
   readonly poolMax: number;
+  /** In-process response cache (RESPONSE_CACHE=on|off). */
+  readonly responseCache: boolean;
+  /** Memory budget of the response cache, in bytes. */
+  readonly responseCacheBytes: number;
+  /** How often each instance checks whether an import changed the content, in milliseconds. */
+  readonly contentPollMs: number;
+  /** Worker processes (node:cluster); 1 runs in-process. PostgreSQL only. */
+  readonly webConcurrency: number;
+  /** How long a request may wait for a pooled PostgreSQL connection before a 503, in milliseconds. */
+  readonly poolTimeoutMs: number;
+  /** Requests per minute per API key; 0 turns rate limiting off (the default; 600 suggested in production). */
+  readonly rateLimitPerMinute: number;
+  /** redis://... shares the rate-limit budget between instances; undefined keeps it in-process. */
+  readonly redisUrl: string | undefined;
+  /** Prefix of the rate-limit counters in Redis (one per deployment sharing a Redis). */
+  readonly rateLimitRedisPrefix: string;
+  /** Browser origins allowed by CORS (exact `scheme://host[:port]`); empty means no CORS headers at all. */
+  readonly corsOrigins: readonly string[];
 }
 
 export class ConfigError extends Error {}
@@ -36,10 +54,42 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
   return value;
 }
 
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['on', 'true', '1', 'yes'].includes(raw)) return true;
+  if (['off', 'false', '0', 'no'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be on or off, got "${env[name]}"`);
+}
+
+/** CORS_ORIGINS: a comma-separated list of origins (`https://www.example.com`); `*` is refused, so CORS stays explicit. */
+function origins(env: NodeJS.ProcessEnv, name: string): readonly string[] {
+  const raw = env[name]?.trim();
+  if (!raw) return Object.freeze([]);
+  const list = raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  return Object.freeze(
+    list.map((item) => {
+      let url: URL | undefined;
+      try {
+        url = new URL(item);
+      } catch {
+        url = undefined;
+      }
+      const bare = url && url.pathname === '/' && !url.search && !url.hash && !url.username && /^https?:$/.test(url.protocol);
+      if (!url || !bare) throw new ConfigError(`${name} must list origins such as https://www.example.com, got "${item}"`);
+      return url.origin;
+    }),
+  );
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL?.trim() || undefined;
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
+  }
+  const redisUrl = env.REDIS_URL?.trim() || undefined;
+  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
+    throw new ConfigError('REDIS_URL must start with redis:// or rediss://');
   }
   const logLevel = (env.LOG_LEVEL?.trim() || 'info') as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) {
@@ -55,5 +105,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keyCacheTtlMs: int(env, 'KEY_CACHE_TTL_MS', 2000, 0, 5000),
     statementTimeoutMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', 5000, 100, 600_000),
     poolMax: int(env, 'DB_POOL_MAX', 10, 1, 1000),
+    responseCache: flag(env, 'RESPONSE_CACHE', true),
+    responseCacheBytes: int(env, 'RESPONSE_CACHE_MB', 256, 0, 64 * 1024) * 1024 * 1024,
+    contentPollMs: int(env, 'CONTENT_POLL_MS', 1000, 50, 60_000),
+    webConcurrency: int(env, 'WEB_CONCURRENCY', 1, 1, 256),
+    poolTimeoutMs: int(env, 'DB_POOL_TIMEOUT_MS', 5000, 100, 600_000),
+    rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 0, 0, 10_000_000),
+    redisUrl,
+    rateLimitRedisPrefix: env.RATE_LIMIT_REDIS_PREFIX?.trim() || 'ecs:ratelimit:',
+    corsOrigins: origins(env, 'CORS_ORIGINS'),
   });
 }
