@@ -1,0 +1,328 @@
+/**
+ * What the benchmark asks the service: each scenario is a pool of distinct requests (spread over
+ * the ten websites and their keys), the status every answer must have, and a check of one real
+ * answer before the load, so that a fast error or a wrong result is never reported as speed.
+ */
+import { createRandom, type CatalogManifest, type OrganizationManifest } from './catalog.js';
+import { probe, type RequestSpec } from './load.js';
+
+export interface Scenario {
+  readonly id: string;
+  readonly label: string;
+  readonly expectedStatus: number;
+  /** Builds the pool against a running service (the 304 scenario first fetches ETags). */
+  prepare(origin: string): Promise<{ pool: RequestSpec[] } | { notApplicable: string } | { problem: string }>;
+  /** Checks a probed answer; returns what is wrong, or undefined. */
+  check(answer: { status: number; headers: Headers; body: Buffer }, spec: RequestSpec): string | undefined;
+}
+
+export interface ScenarioSettings {
+  /** Distinct offer ids per organization for the single-offer scenarios. */
+  readonly offersPerOrganization: number;
+  /** Distinct filter bodies per organization for the list scenarios. */
+  readonly filtersPerOrganization: number;
+  /** Page of the deep-pagination scenario (100 on the full catalog). */
+  readonly deepPage: number;
+  /** Pages of 100 per organization in the XML-vs-JSON scenarios. */
+  readonly bigPagesPerOrganization: number;
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+function auth(org: OrganizationManifest): Record<string, string> {
+  return { authorization: org.key };
+}
+
+function post(org: OrganizationManifest, path: string, body: unknown, extra: Record<string, string> = {}): RequestSpec {
+  return { method: 'POST', path, headers: { ...auth(org), ...JSON_HEADERS, ...extra }, body: Buffer.from(JSON.stringify(body)) };
+}
+
+/** Round-robin over organizations, so that consecutive requests belong to different websites. */
+function interleave<T>(perOrganization: T[][]): T[] {
+  const out: T[] = [];
+  const longest = Math.max(0, ...perOrganization.map((list) => list.length));
+  for (let i = 0; i < longest; i++) for (const list of perOrganization) if (i < list.length) out.push(list[i]!);
+  return out;
+}
+
+/** n ids spread evenly over the list (not just its start). */
+function spread<T>(items: readonly T[], n: number): T[] {
+  if (items.length <= n) return [...items];
+  return Array.from({ length: n }, (_, i) => items[Math.floor((i * items.length) / n)]!);
+}
+
+function parseJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function describeAnswer(answer: { status: number; body: Buffer }): string {
+  const text = answer.body.toString('utf8', 0, Math.min(answer.body.length, 200)).replace(/\s+/g, ' ');
+  return `status ${answer.status}: ${text}`;
+}
+
+type Json = Record<string, unknown>;
+type CheckFn = (json: Json, spec: RequestSpec) => string | undefined;
+
+function jsonCheck(expectedStatus: number, checkJson: CheckFn) {
+  return (answer: { status: number; headers: Headers; body: Buffer }, spec: RequestSpec): string | undefined => {
+    if (answer.status !== expectedStatus) return `expected ${expectedStatus}, got ${describeAnswer(answer)}`;
+    const type = answer.headers.get('content-type') ?? '';
+    if (!type.includes('application/json')) return `expected JSON, got content-type "${type}"`;
+    const json = parseJson(answer.body);
+    if (json === undefined || json === null || typeof json !== 'object') return 'the body is not JSON';
+    return checkJson(json as Json, spec);
+  };
+}
+
+function xmlCheck(root: string) {
+  return (answer: { status: number; headers: Headers; body: Buffer }): string | undefined => {
+    if (answer.status !== 200) return `expected 200, got ${describeAnswer(answer)}`;
+    const type = answer.headers.get('content-type') ?? '';
+    if (!type.includes('xml')) return `expected XML, got content-type "${type}"`;
+    const text = answer.body.toString('utf8');
+    if (!text.startsWith('<?xml')) return 'the body does not start with an XML declaration';
+    if (!text.includes(`<${root}>`)) return `no <${root}> element in the body`;
+    return undefined;
+  };
+}
+
+function pageCheck(expectItems: boolean, extra?: (items: Json[], json: Json, spec: RequestSpec) => string | undefined): CheckFn {
+  return (json, spec) => {
+    for (const field of ['items', 'page', 'size', 'total', 'pages']) if (!(field in json)) return `no "${field}" in the page`;
+    if (!Array.isArray(json.items)) return '"items" is not an array';
+    const items = json.items as Json[];
+    if (expectItems && items.length === 0) return 'the page has no items (the benchmark expects some)';
+    return extra?.(items, json, spec);
+  };
+}
+
+interface FilterBody {
+  pagination: { page?: number; size?: number };
+  sorting: { field: string; direction: 'asc' | 'desc' };
+  filters: { field: string; operator: string; value: unknown }[];
+}
+
+/** The realistic search of a website's listing page: price range, rooms, city, balcony; by price. */
+function searchBodies(org: OrganizationManifest, cities: readonly string[], count: number, seed: number): FilterBody[] {
+  const random = createRandom(seed);
+  const roomSets = [[1, 2], [2, 3], [3, 4], [2, 3, 4], [3, 4, 5], [1, 2, 3]];
+  const seen = new Set<string>();
+  const bodies: FilterBody[] = [];
+  for (let attempt = 0; bodies.length < count && attempt < count * 50; attempt++) {
+    const city = random.chance(0.6) ? org.homeCity : random.pick(cities);
+    const low = random.int(2, 9) * 100_000;
+    const high = low + random.int(3, 10) * 100_000;
+    const body: FilterBody = {
+      pagination: { page: 1, size: 50 },
+      sorting: { field: 'price', direction: random.chance(0.75) ? 'asc' : 'desc' },
+      filters: [
+        { field: 'price', operator: 'between', value: [low, high] },
+        { field: 'rooms', operator: 'in', value: random.pick(roomSets) },
+        { field: 'address_city', operator: 'eq', value: city },
+        { field: 'has_balcony', operator: 'eq', value: random.chance(0.8) },
+      ],
+    };
+    const key = JSON.stringify(body);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    bodies.push(body);
+  }
+  return bodies;
+}
+
+/** A broad price range sorted by price: enough matches for a deep page to exist. */
+function deepBodies(count: number, page: number, seed: number): FilterBody[] {
+  const random = createRandom(seed);
+  const seen = new Set<string>();
+  const bodies: FilterBody[] = [];
+  for (let attempt = 0; bodies.length < count && attempt < count * 50; attempt++) {
+    const low = random.int(1, 12) * 10_000;
+    const high = random.int(2, 12) * 1_000_000;
+    const body: FilterBody = {
+      pagination: { page, size: 50 },
+      sorting: { field: 'price', direction: random.chance(0.5) ? 'asc' : 'desc' },
+      filters: [{ field: 'price', operator: 'between', value: [low, high] }],
+    };
+    const key = JSON.stringify(body);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    bodies.push(body);
+  }
+  return bodies;
+}
+
+/** Every item of a filtered page really matches the filters and comes in price order. */
+function matchesSearch(items: Json[], _json: Json, spec: RequestSpec): string | undefined {
+  const body = JSON.parse(spec.body!.toString('utf8')) as FilterBody;
+  let previous: number | undefined;
+  for (const item of items) {
+    const data = item.offer_data as Json | undefined;
+    if (!data) return 'an item has no offer_data';
+    for (const filter of body.filters) {
+      const value = data[filter.field];
+      const ok =
+        filter.operator === 'between'
+          ? typeof value === 'number' && value >= (filter.value as number[])[0]! && value <= (filter.value as number[])[1]!
+          : filter.operator === 'in'
+            ? (filter.value as unknown[]).includes(value)
+            : value === filter.value;
+      if (!ok) return `an item does not match the filter ${JSON.stringify(filter)} (value ${JSON.stringify(value)})`;
+    }
+    const price = data.price as number;
+    if (previous !== undefined && (body.sorting.direction === 'asc' ? price < previous : price > previous)) {
+      return `items are not sorted by price ${body.sorting.direction}`;
+    }
+    previous = price;
+  }
+  return undefined;
+}
+
+export function buildScenarios(manifest: CatalogManifest, settings: ScenarioSettings): Scenario[] {
+  const orgs = manifest.organizations;
+  const fixed = (pool: RequestSpec[]) => async () => ({ pool });
+
+  const offerSpecs = (extra: Record<string, string>, query = '') =>
+    interleave(
+      orgs.map((org) =>
+        spread(org.activeOfferIds, settings.offersPerOrganization).map<RequestSpec>((id) => ({
+          method: 'GET',
+          path: `/api/v1/offers/${id}${query}`,
+          headers: { ...auth(org), ...extra },
+        })),
+      ),
+    );
+
+  const offerIdMatches: CheckFn = (json, spec) =>
+    spec.path.includes(String(json.offer_id)) ? undefined : `offer_id ${String(json.offer_id)} is not the one asked for`;
+
+  const bigPages = (accept: string) =>
+    interleave(
+      orgs.map((org) =>
+        Array.from({ length: settings.bigPagesPerOrganization }, (_, i) =>
+          post(org, '/api/v1/offers?include=agent,branch,organization,investment', { pagination: { page: i + 1, size: 100 } }, { accept }),
+        ),
+      ),
+    );
+
+  return [
+    {
+      id: 'organization',
+      label: 'GET organization',
+      expectedStatus: 200,
+      prepare: fixed(orgs.map((org) => ({ method: 'GET', path: '/api/v1/organization', headers: auth(org) }))),
+      check: jsonCheck(200, (json) => (typeof json.organization_id === 'string' ? undefined : 'no organization_id')),
+    },
+    {
+      id: 'branches',
+      label: 'GET branches',
+      expectedStatus: 200,
+      prepare: fixed(orgs.map((org) => ({ method: 'GET', path: '/api/v1/branches', headers: auth(org) }))),
+      check: jsonCheck(200, (json) => (Array.isArray(json) && json.length > 0 ? undefined : 'expected a non-empty array of branches')),
+    },
+    {
+      id: 'offer-json',
+      label: 'GET offer by id (JSON)',
+      expectedStatus: 200,
+      prepare: fixed(offerSpecs({})),
+      check: jsonCheck(200, offerIdMatches),
+    },
+    {
+      id: 'offer-xml',
+      label: 'GET offer by id (XML)',
+      expectedStatus: 200,
+      prepare: fixed(offerSpecs({ accept: 'application/xml' })),
+      check: xmlCheck('offer'),
+    },
+    {
+      id: 'offer-include',
+      label: 'GET offer by id ?include=agent,branch',
+      expectedStatus: 200,
+      prepare: fixed(offerSpecs({}, '?include=agent,branch')),
+      check: jsonCheck(200, (json, spec) => {
+        const problem = offerIdMatches(json, spec);
+        if (problem) return problem;
+        if (json.agent === null || typeof json.agent !== 'object') return 'agent was not included';
+        if (json.branch === null || typeof json.branch !== 'object') return 'branch was not included';
+        return undefined;
+      }),
+    },
+    {
+      id: 'list-default',
+      label: 'POST offers, default page',
+      expectedStatus: 200,
+      prepare: fixed(orgs.map((org) => post(org, '/api/v1/offers', { pagination: {} }))),
+      check: jsonCheck(200, pageCheck(true, (items) => (items.length === 50 ? undefined : `expected 50 items, got ${items.length}`))),
+    },
+    {
+      id: 'list-filtered',
+      label: 'POST offers, filtered + sorted by price',
+      expectedStatus: 200,
+      prepare: fixed(
+        interleave(
+          orgs.map((org, i) =>
+            searchBodies(org, manifest.cities, settings.filtersPerOrganization, 1000 + i).map((body) => post(org, '/api/v1/offers', body)),
+          ),
+        ),
+      ),
+      check: jsonCheck(200, pageCheck(false, matchesSearch)),
+    },
+    {
+      id: 'list-deep',
+      label: `POST offers, price range sorted by price, page ${settings.deepPage}`,
+      expectedStatus: 200,
+      prepare: fixed(
+        interleave(orgs.map((org, i) => deepBodies(settings.filtersPerOrganization, settings.deepPage, 2000 + i).map((body) => post(org, '/api/v1/offers', body)))),
+      ),
+      check: jsonCheck(200, pageCheck(true, matchesSearch)),
+    },
+    {
+      id: 'investment-offers',
+      label: 'POST investments/{id}/offers',
+      expectedStatus: 200,
+      prepare: fixed(interleave(orgs.map((org) => org.investmentIds.map((id) => post(org, `/api/v1/investments/${id}/offers`, { pagination: {} }))))),
+      check: jsonCheck(200, pageCheck(false)),
+    },
+    {
+      id: 'revalidate-304',
+      label: 'GET offer, If-None-Match → 304',
+      expectedStatus: 304,
+      prepare: async (origin) => {
+        const pool: RequestSpec[] = [];
+        for (const spec of offerSpecs({}).slice(0, 500)) {
+          const answer = await probe(origin, spec);
+          const etag = answer.headers.get('etag');
+          if (answer.status !== 200) return { problem: `the offer itself answered ${describeAnswer(answer)}` };
+          if (!etag) return { notApplicable: 'n/a (no ETag)' };
+          pool.push({ ...spec, headers: { ...spec.headers, 'if-none-match': etag } });
+        }
+        return { pool };
+      },
+      check: (answer) => (answer.status === 304 ? undefined : `expected 304, got ${describeAnswer(answer)}`),
+    },
+    {
+      id: 'unauthorized-401',
+      label: 'GET organization without a key → 401',
+      expectedStatus: 401,
+      prepare: fixed([{ method: 'GET', path: '/api/v1/organization', headers: {} }]),
+      check: jsonCheck(401, (json) => (json.detail === 'API key is required' ? undefined : `unexpected body ${JSON.stringify(json)}`)),
+    },
+    {
+      id: 'page100-json',
+      label: 'POST offers, 100 per page, all includes (JSON)',
+      expectedStatus: 200,
+      prepare: fixed(bigPages('application/json')),
+      check: jsonCheck(200, pageCheck(true, (items) => (items.length === 100 ? undefined : `expected 100 items, got ${items.length}`))),
+    },
+    {
+      id: 'page100-xml',
+      label: 'POST offers, 100 per page, all includes (XML)',
+      expectedStatus: 200,
+      prepare: fixed(bigPages('application/xml')),
+      check: xmlCheck('offers'),
+    },
+  ];
+}

@@ -1,0 +1,106 @@
+/**
+ * buildApp(): the whole HTTP service as a Fastify instance, not listening (src/server.ts listens;
+ * tests call inject()). Order matters: error handling first (it learns the routes for 405), then
+ * the OpenAPI plugin (it collects the routes), then the route table.
+ */
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Config } from './config.js';
+import type { DbHandle } from './db/connect.js';
+import { ApiKeyCache } from './http/auth/key-cache.js';
+import { KeyUsageRecorder } from './http/auth/key-usage.js';
+import { createAuthenticator } from './http/auth/authenticate.js';
+import type { OperationContext } from './http/operation.js';
+import { frameworkError, handleErrors } from './http/plugins/errors.js';
+import { registerOpenApi } from './http/plugins/openapi.js';
+import { keepRawBodies } from './http/plugins/raw-body.js';
+import { addSecurityHeaders } from './http/plugins/security-headers.js';
+import { ROUTES, type RouteEntry } from './http/routes.js';
+import { SCHEMA_REGISTRY } from './http/schemas/shared.js';
+import { createInputHook } from './http/validation/input-hook.js';
+import { findApiKeyByHash, touchApiKeyLastUsed } from './queries/api-keys.js';
+import type { ReadDb } from './queries/readonly.js';
+
+export interface BuildAppOptions {
+  config: Config;
+  db: DbHandle;
+  /** Fastify logger options; false for none. Default: enabled at config.logLevel. */
+  logger?: FastifyServerOptions['logger'] | boolean;
+}
+
+/** Header values that must never reach a log line. */
+const REDACTED_PATHS = ['req.headers.authorization', 'request.headers.authorization', 'headers.authorization'];
+
+function loggerOptions(config: Config, logger: BuildAppOptions['logger']): FastifyServerOptions['logger'] {
+  if (logger === false) return false;
+  const base = typeof logger === 'object' && logger !== null ? logger : {};
+  const redact = (base as { redact?: unknown }).redact;
+  const extraPaths = Array.isArray(redact) ? (redact as string[]) : [];
+  return { level: config.logLevel, ...base, redact: { paths: [...REDACTED_PATHS, ...extraPaths], censor: '[redacted]' } };
+}
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const app = Fastify({
+    logger: loggerOptions(config, options.logger),
+    bodyLimit: config.bodyLimit,
+    // Long path parameters still reach validation (a 422, as FastAPI) instead of the router's 414.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 65_536 },
+    frameworkErrors: frameworkError,
+    // While closing, requests still in flight or arriving on open connections are answered
+    // normally; Fastify's own 503 would not have the {"detail": ...} shape of the contract.
+    return503OnClosing: false,
+  });
+
+  // Requests are validated by our preValidation hook (pydantic-style 422s); responses are
+  // built in table order by the mappers and renderers, so plain JSON.stringify writes them.
+  app.setValidatorCompiler(() => () => true);
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  app.decorateRequest('caller', null);
+  app.decorateRequest('apiInput', null);
+
+  keepRawBodies(app);
+  addSecurityHeaders(app);
+  handleErrors(app);
+  await registerOpenApi(app);
+
+  // The HTTP side reads through a read-only handle; recording key use is its one write.
+  const readDb: ReadDb = options.db.db;
+  const keys = new ApiKeyCache((hash) => findApiKeyByHash(readDb, hash), config.keyCacheTtlMs);
+  const usage = new KeyUsageRecorder((keyId) => touchApiKeyLastUsed(options.db.db, keyId), app.log);
+  app.addHook('onClose', async () => usage.drain());
+  const authenticate = createAuthenticator(keys, usage);
+
+  const register = (scope: FastifyInstance, entry: RouteEntry) => {
+    const { operation } = entry;
+    scope.route({
+      method: entry.method,
+      url: entry.url,
+      schema: {
+        operationId: operation.operationId,
+        summary: operation.summary,
+        ...(operation.description ? { description: operation.description } : {}),
+        tags: [...operation.tags],
+        ...(operation.params ? { params: operation.params } : {}),
+        ...(operation.query ? { querystring: operation.query } : {}),
+        ...(operation.body ? { body: operation.body } : {}),
+        response: operation.responses,
+        ...(entry.auth ? { security: [{ APIKeyHeader: [] }] } : {}),
+        ...(entry.hidden ? { hide: true } : {}),
+      },
+      preValidation: createInputHook(operation, SCHEMA_REGISTRY),
+      handler: async (request, reply) => {
+        const context: OperationContext = { db: readDb, caller: request.caller, request, reply };
+        return operation.handle(request.apiInput, context);
+      },
+    });
+  };
+
+  for (const entry of ROUTES.filter((r) => !r.auth)) register(app, entry);
+  // The key check is an onRequest hook of the /api/v1 scope: it runs before the body is read.
+  await app.register(async (api) => {
+    api.addHook('onRequest', authenticate);
+    for (const entry of ROUTES.filter((r) => r.auth)) register(api, entry);
+  });
+
+  return app;
+}

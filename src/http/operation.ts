@@ -1,0 +1,57 @@
+/**
+ * What one API operation is made of: its documentation and schemas (for /openapi.json), how it
+ * reads its inputs (every problem reported, FastAPI style) and its handler. The route table
+ * (routes.ts) binds operations to methods and URLs.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TSchema } from 'typebox';
+import type { ReadDb } from '../queries/readonly.js';
+import type { InputChecker } from './validation/input-checker.js';
+
+/** The authenticated website. */
+export interface Caller {
+  readonly organizationId: string;
+  readonly websiteId: string;
+  readonly keyId: string;
+}
+
+export interface OperationContext {
+  readonly db: ReadDb;
+  /** Set on every /api/v1 operation (authentication runs first); null on the service routes. */
+  readonly caller: Caller | null;
+  readonly request: FastifyRequest;
+  readonly reply: FastifyReply;
+}
+
+export interface Operation<Input = unknown> {
+  readonly operationId: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly tags: readonly string[];
+  readonly params?: TSchema;
+  readonly query?: TSchema;
+  readonly body?: TSchema;
+  /** OpenAPI responses by status. */
+  readonly responses: Record<number, unknown>;
+  /** Reads path, query and body through the checker, which collects every problem. */
+  parse(check: InputChecker): Input;
+  /** Returns the payload to send (an object for JSON, or a string after setting the type). */
+  handle(input: Input, ctx: OperationContext): Promise<unknown>;
+}
+
+/** Keeps the Input type of an operation checked while the table holds operations of many types. */
+export function defineOperation<Input>(operation: Operation<Input>): Operation<Input> {
+  return operation;
+}
+
+/** Sends `{"detail": ...}` with a status; handlers return its result. */
+export function sendDetail(reply: FastifyReply, status: number, detail: string): FastifyReply {
+  return reply.code(status).send({ detail });
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller: Caller | null;
+    apiInput: unknown;
+  }
+}

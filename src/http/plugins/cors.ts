@@ -1,0 +1,45 @@
+/**
+ * CORS for the browser origins named in CORS_ORIGINS, and nothing for anyone else: without the
+ * setting no response carries an Access-Control-* header, so other origins' pages cannot read the
+ * API. Written out (instead of @fastify/cors) because its catch-all OPTIONS route would turn every
+ * unknown path into a 405 in our error handler, and its refusals are text/plain, not JSON.
+ *
+ * Behaves as Starlette's CORSMiddleware does: a preflight (OPTIONS with Origin and
+ * Access-Control-Request-Method) from an allowed origin is answered here, 204; any other request
+ * from an allowed origin gets Access-Control-Allow-Origin (its own origin, never `*`) on its
+ * answer, errors included. No credentials: keys travel in a header, not in cookies.
+ */
+import type { FastifyInstance } from 'fastify';
+
+const ALLOWED_METHODS = 'GET, POST, HEAD';
+const ALLOWED_HEADERS = 'Authorization, Content-Type, Accept, Accept-Encoding, If-None-Match';
+/** Response headers a page may read (rate-limit state, cache validators). */
+const EXPOSED_HEADERS = 'RateLimit, RateLimit-Policy, Retry-After, ETag';
+const PREFLIGHT_MAX_AGE_SECONDS = '600';
+
+export function registerCors(app: FastifyInstance, origins: readonly string[]): void {
+  if (origins.length === 0) return;
+  const allowed = new Set(origins);
+  app.addHook('onRequest', async (request, reply) => {
+    const origin = request.headers.origin;
+    if (typeof origin !== 'string' || !allowed.has(origin)) return undefined;
+    reply.header('access-control-allow-origin', origin);
+    if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined) {
+      return reply
+        .code(204)
+        .header('access-control-allow-methods', ALLOWED_METHODS)
+        .header('access-control-allow-headers', ALLOWED_HEADERS)
+        .header('access-control-max-age', PREFLIGHT_MAX_AGE_SECONDS)
+        .send();
+    }
+    reply.header('access-control-expose-headers', EXPOSED_HEADERS);
+    return undefined;
+  });
+  // Caches must keep the answers to different origins apart; added last, so a route's own Vary stays.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    const vary = reply.getHeader('vary');
+    const values = typeof vary === 'string' ? vary.split(',').map((v) => v.trim()).filter(Boolean) : [];
+    if (!values.some((v) => v.toLowerCase() === 'origin' || v === '*')) reply.header('vary', [...values, 'Origin'].join(', '));
+    return payload;
+  });
+}

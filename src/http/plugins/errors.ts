@@ -1,0 +1,86 @@
+/**
+ * Every error answer is JSON (CONTRACT 3): 404 for an unknown route, 405 (with Allow) for a known
+ * path with another method, 413 for a body over the limit, 503 when the database is unreachable,
+ * 500 with no details for anything else (logged with the request id).
+ */
+import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { isDatabaseUnavailable } from '../db-errors.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+function sendError(reply: FastifyReply, status: number, detail: string): FastifyReply {
+  return reply.code(status).type(JSON_TYPE).send({ detail });
+}
+
+interface KnownRoute {
+  method: string;
+  pattern: RegExp;
+}
+
+/** A Fastify route URL as a regular expression over request paths (trailing slash optional). */
+function routePattern(url: string): RegExp {
+  const body = url
+    .replace(/\/+$/, '')
+    .split('/')
+    .map((segment) => {
+      if (segment === '*') return '.*';
+      if (segment.startsWith(':')) return '[^/]+';
+      return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('/');
+  return new RegExp(`^${body}/?$`);
+}
+
+/** The methods registered for a request path, e.g. ["GET", "HEAD"]. */
+function allowedMethods(routes: readonly KnownRoute[], url: string): string[] {
+  const path = url.split('?')[0]!;
+  return [...new Set(routes.filter((route) => route.pattern.test(path)).map((route) => route.method))];
+}
+
+/**
+ * Installs the not-found and error handlers. Call before any route is registered: it learns the
+ * routes (for 405) from the onRoute hook.
+ */
+export function handleErrors(app: FastifyInstance): void {
+  const routes: KnownRoute[] = [];
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) routes.push({ method: String(method).toUpperCase(), pattern: routePattern(route.url ?? route.path) });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const allowed = allowedMethods(routes, request.url);
+    // Fastify answers 404 for a known path with an unknown method; FastAPI answers 405.
+    if (allowed.length > 0 && !allowed.includes(request.method)) {
+      reply.header('allow', allowed.join(', '));
+      return sendError(reply, 405, 'Method Not Allowed');
+    }
+    return sendError(reply, 404, 'Not Found');
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
+      return sendError(reply, 413, 'Request body too large');
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.error({ err: error }, 'database unavailable');
+      return sendError(reply, 503, 'Service Unavailable');
+    }
+    const status = error.statusCode;
+    if (status !== undefined && status >= 400 && status < 500) {
+      // Fastify's own client errors (malformed Content-Length, aborted body, ...).
+      request.log.info({ err: error }, 'client error');
+      return sendError(reply, status, STATUS_CODES[status] ?? 'Bad Request');
+    }
+    request.log.error({ err: error }, 'request failed');
+    return sendError(reply, 500, 'Internal Server Error');
+  });
+}
+
+/** Fastify's router errors (an undecodable URL) never reach the error handler; this answers them. */
+export function frameworkError(_error: FastifyError, _request: unknown, reply: FastifyReply): void {
+  // This reply skips the onSend hooks, so the security header is set here.
+  reply.header('x-content-type-options', 'nosniff');
+  void sendError(reply, 400, 'Bad Request');
+}

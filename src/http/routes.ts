@@ -1,0 +1,42 @@
+/**
+ * The route table: every public URL of the service, in one place. Operations live in routes/
+ * (one file per resource); app.ts registers this table. Every /api/v1 route requires an API key
+ * (`auth: true`; a test holds every /api/v1 entry to it). GET /docs (Swagger UI) is served by
+ * @fastify/swagger-ui, see plugins/openapi.ts.
+ */
+import type { Operation } from './operation.js';
+import { listAgentsOperation, readAgent } from './routes/agents.js';
+import { listBranchAgentsOperation, listBranchesOperation, readBranch } from './routes/branches.js';
+import { listInvestmentsOperation, readInvestment } from './routes/investments.js';
+import { listInvestmentOffers, listOffersOperation, readOffer } from './routes/offers.js';
+import { readOrganization } from './routes/organization.js';
+import { health, openApiDocument } from './routes/service.js';
+
+export interface RouteEntry {
+  readonly method: 'GET' | 'POST';
+  /** Fastify syntax: `:name` is a path parameter. */
+  readonly url: string;
+  /** Requires an API key (and so names the APIKeyHeader security scheme in the docs). */
+  readonly auth: boolean;
+  /** Left out of /openapi.json. */
+  readonly hidden?: boolean;
+  // `any`: the table holds operations of many input types (each is checked by defineOperation).
+  readonly operation: Operation<any>;
+}
+
+export const ROUTES: readonly RouteEntry[] = [
+  { method: 'GET', url: '/health', auth: false, operation: health },
+  { method: 'GET', url: '/openapi.json', auth: false, hidden: true, operation: openApiDocument },
+
+  { method: 'GET', url: '/api/v1/organization', auth: true, operation: readOrganization },
+  { method: 'GET', url: '/api/v1/branches', auth: true, operation: listBranchesOperation },
+  { method: 'GET', url: '/api/v1/branches/:branch_id', auth: true, operation: readBranch },
+  { method: 'GET', url: '/api/v1/branches/:branch_id/agents', auth: true, operation: listBranchAgentsOperation },
+  { method: 'GET', url: '/api/v1/agents', auth: true, operation: listAgentsOperation },
+  { method: 'GET', url: '/api/v1/agents/:agent_id', auth: true, operation: readAgent },
+  { method: 'GET', url: '/api/v1/investments', auth: true, operation: listInvestmentsOperation },
+  { method: 'GET', url: '/api/v1/investments/:investment_id', auth: true, operation: readInvestment },
+  { method: 'POST', url: '/api/v1/investments/:investment_id/offers', auth: true, operation: listInvestmentOffers },
+  { method: 'GET', url: '/api/v1/offers/:offer_id', auth: true, operation: readOffer },
+  { method: 'POST', url: '/api/v1/offers', auth: true, operation: listOffersOperation },
+];

@@ -1,0 +1,94 @@
+/**
+ * Request schemas of the API (path parameters, query strings, the offer list body). The same
+ * TypeBox objects validate requests (src/http/validation) and describe them in /openapi.json.
+ */
+import Type from 'typebox';
+import { Nullable } from '../../schemas/resources.js';
+import { FILTER_OPERATORS } from '../../queries/offer-filters.js';
+import { OFFER_INCLUDES } from '../../queries/offers.js';
+import { FILTERS_DESCRIPTION, SORTING_DESCRIPTION } from './descriptions.js';
+
+const uuidParam = (description: string) => Type.String({ format: 'uuid', description });
+
+export const BranchIdParams = Type.Object({ branch_id: uuidParam('Branch id (UUID, any letter case).') });
+export const AgentIdParams = Type.Object({ agent_id: uuidParam('Agent id (UUID, any letter case).') });
+export const InvestmentIdParams = Type.Object({ investment_id: uuidParam('Investment id (UUID, any letter case).') });
+export const OfferIdParams = Type.Object({ offer_id: uuidParam('Offer id (UUID, any letter case).') });
+
+export const InvestmentsQuery = Type.Object({
+  is_active: Type.Optional(
+    Type.Boolean({ description: 'Only active (`true`) or only inactive (`false`) investments. Absent: all of them.' }),
+  ),
+});
+
+export const OfferIncludeQuery = Type.Object({
+  include: Type.Optional(
+    Type.Array(Type.String(), {
+      description:
+        `Related entities to embed in each offer: ${OFFER_INCLUDES.map((v) => `\`${v}\``).join(', ')}. ` +
+        'Comma-separated (`include=agent,branch`) and/or repeated (`include=agent&include=branch`). ' +
+        'Not included, or not linked to the offer: `null`.',
+      examples: [['agent']],
+    }),
+  ),
+});
+
+export const PaginationSchema = Type.Object(
+  {
+    page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1. A page past the end is empty.' })),
+    size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Offers per page, 1 to 100.' })),
+  },
+  { $id: 'Pagination', title: 'Pagination', description: 'Required; `{}` means page 1 of 50 offers.' },
+);
+
+export const SortingSchema = Type.Object(
+  {
+    field: Type.String({ description: 'A sortable field (see the operation description).', examples: ['price'] }),
+    direction: Type.Optional(
+      Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'asc', description: 'Default `asc`.' }),
+    ),
+  },
+  { $id: 'Sorting', title: 'Sorting', description: SORTING_DESCRIPTION },
+);
+
+export const FilterSchema = Type.Object(
+  {
+    field: Type.String({
+      description: 'An offer field (`created_at`, `agent_id`, ...) or an offer_data field by its bare name (`price`) or as `offer_data.price`.',
+    }),
+    operator: Type.Union(
+      FILTER_OPERATORS.map((op) => Type.Literal(op)),
+      { description: 'Which operators a field takes depends on its type (see the operation description).' },
+    ),
+    value: Type.Unknown({
+      description:
+        'A value of the field\'s type; `[low, high]` for `between`; a list of 1 to 1000 values for `in` / `not_in`; ' +
+        '`true` or `false` for `is_null`. Date-times are RFC 3339 strings.',
+    }),
+  },
+  { $id: 'Filter', title: 'Filter' },
+);
+
+export const MAX_FILTERS = 50;
+
+export const OFFERS_REQUEST_EXAMPLE = {
+  pagination: { page: 1, size: 20 },
+  sorting: { field: 'price', direction: 'asc' },
+  filters: [
+    { field: 'price', operator: 'between', value: [400000, 900000] },
+    { field: 'rooms', operator: 'in', value: [2, 3] },
+    { field: 'address_city', operator: 'eq', value: 'Kraków' },
+    { field: 'has_balcony', operator: 'eq', value: true },
+  ],
+};
+
+export const OffersRequestBodySchema = Type.Object(
+  {
+    pagination: PaginationSchema,
+    sorting: Type.Optional(Nullable(SortingSchema)),
+    filters: Type.Optional(
+      Nullable(Type.Array(FilterSchema, { maxItems: MAX_FILTERS, description: FILTERS_DESCRIPTION })),
+    ),
+  },
+  { $id: 'OffersRequestBody', title: 'OffersRequestBody', examples: [OFFERS_REQUEST_EXAMPLE] },
+);

@@ -1,0 +1,39 @@
+/**
+ * Schemas registered once (Fastify addSchema) and referenced by $id from the routes: they become
+ * components/schemas of /openapi.json, and the request validator resolves $ref through the same list.
+ */
+import type { TSchema } from 'typebox';
+import {
+  AgentSchema,
+  BranchSchema,
+  IntervalSchema,
+  InvestmentSchema,
+  LocationSchema,
+  OfferDataSchema,
+  OfferSchema,
+  OffersPageSchema,
+  OpenTimeSchema,
+  OrganizationSchema,
+} from '../../schemas/resources.js';
+import type { JsonSchema, SchemaRegistry } from '../validation/schema-walker.js';
+import { ErrorResponseSchema, HTTPValidationErrorSchema, ValidationErrorSchema } from './errors.js';
+
+export const SHARED_SCHEMAS: readonly TSchema[] = [
+  LocationSchema,
+  IntervalSchema,
+  OpenTimeSchema,
+  OrganizationSchema,
+  BranchSchema,
+  AgentSchema,
+  InvestmentSchema,
+  OfferDataSchema,
+  OfferSchema,
+  OffersPageSchema,
+  ErrorResponseSchema,
+  ValidationErrorSchema,
+  HTTPValidationErrorSchema,
+];
+
+export const SCHEMA_REGISTRY: SchemaRegistry = new Map(
+  SHARED_SCHEMAS.map((schema) => [(schema as JsonSchema).$id!, schema as JsonSchema]),
+);

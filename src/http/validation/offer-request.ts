@@ -1,0 +1,253 @@
+/**
+ * Reads the inputs of the offer operations beyond what their schemas say: `include` values, the
+ * sort field, and each filter's field, operator and value against the field's type (CONTRACT 6).
+ * Produces the typed query of src/queries/offer-filters.ts; every problem is reported at the
+ * offending item's `field`, `operator` or `value`.
+ */
+import { parseRfc3339, toStoredTimestamp } from '../../domain/timestamps.js';
+import {
+  FILTER_OPERATORS,
+  isSortable,
+  OPERATORS_BY_KIND,
+  resolveOfferField,
+  type FilterOperator,
+  type FilterScalar,
+  type OfferField,
+  type OfferFilter,
+  type OfferSort,
+} from '../../queries/offer-filters.js';
+import { OFFER_INCLUDES, type OfferInclude } from '../../queries/offers.js';
+import { FilterSchema, MAX_FILTERS, PaginationSchema, SortingSchema } from '../schemas/requests.js';
+import { issues, type Loc } from './errors.js';
+import type { InputChecker } from './input-checker.js';
+import { laxBool, laxFloat, laxInt, laxString, type Lax } from './lax.js';
+import { parseUuid } from './uuid.js';
+
+export const MAX_LIST_VALUES = 1000;
+
+export interface OffersRequest {
+  page: number;
+  size: number;
+  sort: OfferSort | undefined;
+  filters: OfferFilter[];
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A part that was present but had problems (they are reported). */
+const INVALID = Symbol('invalid');
+
+/** `include`: comma-separated and/or repeated; an unknown value is a literal_error at ["query","include"]. */
+export function checkInclude(check: InputChecker, values: readonly string[] | undefined): Set<OfferInclude> {
+  const include = new Set<OfferInclude>();
+  for (const value of values ?? []) {
+    for (const part of value.split(',')) {
+      const name = part.trim();
+      if (name === '') continue;
+      if ((OFFER_INCLUDES as readonly string[]).includes(name)) include.add(name as OfferInclude);
+      else check.report(issues.literal(['query', 'include'], name, OFFER_INCLUDES));
+    }
+  }
+  return include;
+}
+
+/**
+ * The body of the offer list operations (OffersRequestBody), read part by part with the schemas of
+ * its parts, so that every problem is listed in document order, each filter's own checks right
+ * after its shape's.
+ */
+export function checkOffersBody(check: InputChecker): OffersRequest | undefined {
+  const body = check.rawBody;
+  if (body === undefined || body === null) {
+    check.report(issues.missing(['body'], null));
+    return undefined;
+  }
+  if (!isObject(body)) {
+    check.report(issues.modelAttributesType(['body'], body));
+    return undefined;
+  }
+  let pagination: { page: number; size: number } | undefined;
+  if (Object.hasOwn(body, 'pagination')) {
+    pagination = check.check(PaginationSchema, body.pagination, ['body', 'pagination']);
+  } else {
+    check.report(issues.missing(['body', 'pagination'], body));
+  }
+  const sort = checkSorting(check, body.sorting);
+  const filters = checkFilters(check, body.filters);
+  if (!pagination || sort === INVALID || !filters) return undefined;
+  return { page: pagination.page, size: pagination.size, sort, filters };
+}
+
+function checkSorting(check: InputChecker, sorting: unknown): OfferSort | undefined | typeof INVALID {
+  if (sorting === undefined || sorting === null) return undefined;
+  const loc = ['body', 'sorting'];
+  const checked = check.check<{ field: string; direction: 'asc' | 'desc' }>(SortingSchema, sorting, loc);
+  if (!isObject(sorting) || typeof sorting.field !== 'string') return INVALID;
+  const field = resolveOfferField(sorting.field);
+  if (!field || !isSortable(field)) {
+    const reason = field ? `field '${sorting.field}' cannot be sorted on` : `unknown field '${sorting.field}'`;
+    check.report(issues.valueError([...loc, 'field'], sorting.field, reason));
+    return INVALID;
+  }
+  return checked ? { field, direction: checked.direction } : INVALID;
+}
+
+function checkFilters(check: InputChecker, filters: unknown): OfferFilter[] | undefined {
+  if (filters === undefined || filters === null) return [];
+  const loc = ['body', 'filters'];
+  if (!Array.isArray(filters)) {
+    check.report(issues.listType(loc, filters));
+    return undefined;
+  }
+  if (filters.length > MAX_FILTERS) {
+    check.report(issues.tooLong(loc, filters, MAX_FILTERS, filters.length));
+    return undefined;
+  }
+  const out: OfferFilter[] = [];
+  let valid = true;
+  filters.forEach((item, index) => {
+    const itemLoc = [...loc, index];
+    const shaped = check.check(FilterSchema, item, itemLoc) !== undefined;
+    const filter = isObject(item) ? checkFilter(check, item, itemLoc) : undefined;
+    if (filter && shaped) out.push(filter);
+    else valid = false;
+  });
+  return valid ? out : undefined;
+}
+
+function checkFilter(check: InputChecker, item: Record<string, unknown>, loc: Loc): OfferFilter | undefined {
+  let field: OfferField | undefined;
+  if (typeof item.field === 'string') {
+    field = resolveOfferField(item.field);
+    if (!field) check.report(issues.valueError([...loc, 'field'], item.field, `unknown field '${item.field}'`));
+  }
+  const operator =
+    typeof item.operator === 'string' && (FILTER_OPERATORS as readonly string[]).includes(item.operator)
+      ? (item.operator as FilterOperator)
+      : undefined;
+  if (!field || !operator) return undefined;
+  const allowed = OPERATORS_BY_KIND[field.kind];
+  if (!allowed.includes(operator)) {
+    check.report(
+      issues.valueError(
+        [...loc, 'operator'],
+        operator,
+        `operator '${operator}' is not available for field '${field.name}'; use one of: ${allowed.join(', ')}`,
+      ),
+    );
+    return undefined;
+  }
+  if (!Object.hasOwn(item, 'value')) return undefined; // reported as missing by the schema
+  return checkFilterValue(check, field, operator, item.value, [...loc, 'value']);
+}
+
+function checkFilterValue(
+  check: InputChecker,
+  field: OfferField,
+  operator: FilterOperator,
+  value: unknown,
+  loc: Loc,
+): OfferFilter | undefined {
+  const take = <T>(result: Lax<T>): T | undefined => {
+    if (result.ok) return result.value;
+    check.report(result.issue);
+    return undefined;
+  };
+  switch (operator) {
+    case 'is_null': {
+      const flag = take(laxBool(value, loc));
+      return flag === undefined ? undefined : { field, operator, value: flag };
+    }
+    case 'between': {
+      const list = checkList(check, value, loc, 2, 2);
+      if (!list) return undefined;
+      const low = take(scalarFor(field, list[0], [...loc, 0]));
+      const high = take(scalarFor(field, list[1], [...loc, 1]));
+      return low === undefined || high === undefined ? undefined : { field, operator, value: [low, high] };
+    }
+    case 'in':
+    case 'not_in': {
+      const list = checkList(check, value, loc, 1, MAX_LIST_VALUES);
+      if (!list) return undefined;
+      const values = list.map((v, i) => take(scalarFor(field, v, [...loc, i])));
+      return values.every((v) => v !== undefined) ? { field, operator, value: values as FilterScalar[] } : undefined;
+    }
+    default: {
+      const scalar = take(scalarFor(field, value, loc));
+      return scalar === undefined ? undefined : { field, operator, value: scalar };
+    }
+  }
+}
+
+function checkList(check: InputChecker, value: unknown, loc: Loc, min: number, max: number): unknown[] | undefined {
+  if (!Array.isArray(value)) {
+    check.report(issues.listType(loc, value));
+    return undefined;
+  }
+  if (value.length > max) {
+    check.report(issues.tooLong(loc, value, max, value.length));
+    return undefined;
+  }
+  if (value.length < min) {
+    check.report(issues.tooShort(loc, value, min, value.length));
+    return undefined;
+  }
+  return value;
+}
+
+/** One value for a field, converted to the form the SQL compiler expects (see FilterScalar). */
+export function scalarFor(field: OfferField, value: unknown, loc: Loc): Lax<FilterScalar> {
+  switch (field.kind) {
+    case 'number': {
+      const n = laxFloat(value, loc);
+      if (n.ok && !Number.isFinite(n.value)) return { ok: false, issue: issues.finiteNumber(loc, value) };
+      return n;
+    }
+    case 'integer': {
+      const n = laxInt(value, loc);
+      if (!n.ok) return n;
+      // Beyond 2^53 a JSON number is no longer an exact integer.
+      if (n.value > Number.MAX_SAFE_INTEGER) return { ok: false, issue: issues.lessThanEqual(loc, value, Number.MAX_SAFE_INTEGER) };
+      if (n.value < -Number.MAX_SAFE_INTEGER) return { ok: false, issue: issues.greaterThanEqual(loc, value, -Number.MAX_SAFE_INTEGER) };
+      return n;
+    }
+    case 'boolean':
+      return laxBool(value, loc);
+    case 'uuid': {
+      if (typeof value !== 'string') return { ok: false, issue: issues.uuidType(loc, value) };
+      const parsed = parseUuid(value);
+      return parsed.ok ? { ok: true, value: parsed.value } : { ok: false, issue: issues.uuidParsing(loc, value, parsed.error) };
+    }
+    case 'datetime':
+    case 'datetime_ms':
+    case 'datetime_offset':
+      return dateTimeValue(value, loc);
+    case 'text':
+    case 'enum':
+    case 'url_list':
+      return laxString(value, loc);
+  }
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const NAIVE = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?$/;
+
+/**
+ * An RFC 3339 date-time. A date alone means midnight UTC and a date-time without an offset is
+ * read as UTC (both conveniences; pydantic accepts them too).
+ */
+function dateTimeValue(value: unknown, loc: Loc): Lax<string> {
+  if (typeof value !== 'string') return { ok: false, issue: issues.datetimeType(loc, value) };
+  let text = value.trim();
+  if (DATE_ONLY.test(text)) text = `${text}T00:00:00Z`;
+  else if (NAIVE.test(text)) text = `${text}Z`;
+  const stored = parseRfc3339(text) ? toStoredTimestamp(text) : undefined;
+  if (stored === undefined) {
+    return {
+      ok: false,
+      issue: issues.datetimeParsing(loc, value, 'expected an RFC 3339 date-time such as 2025-03-01T00:00:00Z'),
+    };
+  }
+  return { ok: true, value: stored };
+}
