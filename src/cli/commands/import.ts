@@ -1,0 +1,38 @@
+/**
+ * import FILE [--prune] [--format auto|json|ndjson]: loads a content bundle, all or nothing.
+ */
+import { importBundle, ImportRejectedError, openBundleFile, type BundleFormat } from '../../import/index.js';
+import { withDatabase, type CliIo } from '../context.js';
+import { importReportJson, importReportText, json, problemLines } from '../output.js';
+import { createProgress } from '../progress.js';
+
+export interface ImportCommandOptions {
+  prune?: boolean;
+  format?: BundleFormat | 'auto';
+  json?: boolean;
+}
+
+export async function importCommand(io: CliIo, file: string, options: ImportCommandOptions): Promise<void> {
+  const source = await openBundleFile(file, options.format ?? 'auto');
+  await withDatabase(io, async (handle) => {
+    const progress = createProgress(io.stderr, { quiet: Boolean(options.json) });
+    const started = Date.now();
+    try {
+      const report = await importBundle(handle.db, source, { prune: Boolean(options.prune), onProgress: (p) => progress.update(p) });
+      progress.stop();
+      io.stdout.write(
+        options.json ? json(importReportJson(report)) : importReportText(file, report, (Date.now() - started) / 1000, Boolean(options.prune)),
+      );
+    } catch (error) {
+      progress.stop();
+      if (error instanceof ImportRejectedError) {
+        if (options.json) {
+          io.stdout.write(json({ error: error.message, problem_count: error.problemCount, problems: error.problems }));
+        } else {
+          io.stderr.write(problemLines(error.problems, error.problemCount));
+        }
+      }
+      throw error;
+    }
+  });
+}

@@ -1,0 +1,85 @@
+/**
+ * How results look: plain tables for people, one JSON document for scripts (--json).
+ */
+import type { KeySummary } from '../domain/keys.js';
+import { formatProblem, REPORT_KINDS, type ImportReport, type Problem } from '../import/index.js';
+
+/** How many problems a failed import prints (all of them are counted). */
+export const PRINTED_PROBLEMS = 50;
+
+export function json(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>, alignRight: ReadonlySet<number> = new Set()): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, i) => (alignRight.has(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)].map((l) => `  ${l}`).join('\n') + '\n';
+}
+
+/** import --json: counts per kind (offers also with pruned), records read, content version. */
+export function importReportJson(report: ImportReport): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const kind of REPORT_KINDS) out[kind] = { ...report.counts[kind] };
+  (out.offers as Record<string, number>).pruned = report.pruned;
+  out.records = report.records;
+  out.content_version = report.contentVersion;
+  return out;
+}
+
+export function importReportText(source: string, report: ImportReport, seconds: number, prune: boolean): string {
+  const rows = REPORT_KINDS.map((kind) => {
+    const c = report.counts[kind];
+    return [kind, String(c.created), String(c.changed), String(c.unchanged)];
+  });
+  let text = `Imported ${source}: ${report.records.toLocaleString('en-US')} records in ${seconds.toFixed(1)} s\n`;
+  text += table(['', 'created', 'changed', 'unchanged'], rows, new Set([1, 2, 3]));
+  if (prune) text += `  offers made inactive by --prune: ${report.pruned}\n`;
+  text += report.changed
+    ? `Content version is now ${report.contentVersion}.\n`
+    : `Nothing changed (content version stays ${report.contentVersion}).\n`;
+  return text;
+}
+
+export function problemLines(problems: readonly Problem[], total: number): string {
+  const shown = problems.slice(0, PRINTED_PROBLEMS);
+  let text = shown.map((p) => `${formatProblem(p)}\n`).join('');
+  if (total > shown.length) text += `… and ${(total - shown.length).toLocaleString('en-US')} more\n`;
+  return text;
+}
+
+/** keys list --json: never the key, never its hash. */
+export function keyJson(k: KeySummary): Record<string, unknown> {
+  return {
+    key_id: k.key_id,
+    website_id: k.website_id,
+    label: k.label,
+    key_prefix: k.key_prefix,
+    is_active: k.is_active,
+    status: k.status,
+    expires_at: k.expires_at,
+    created_at: k.created_at,
+    last_used_at: k.last_used_at,
+  };
+}
+
+export function keysText(keys: readonly KeySummary[]): string {
+  if (keys.length === 0) return 'No API keys.\n';
+  return table(
+    ['KEY ID', 'WEBSITE', 'PREFIX', 'STATUS', 'EXPIRES', 'CREATED', 'LAST USED', 'LABEL'],
+    keys.map((k) => [
+      k.key_id,
+      k.website_id,
+      k.key_prefix ? `${k.key_prefix}…` : '(imported hash)',
+      k.status,
+      k.expires_at ?? 'never',
+      k.created_at,
+      k.last_used_at ?? 'never',
+      k.label ?? '',
+    ]),
+  );
+}

@@ -1,0 +1,165 @@
+/**
+ * Validated bundle records to table rows. A record describes its entity completely: an optional
+ * field that is absent is stored as null, nested objects are stored with every field present, so
+ * that the same content always gives the same row and a re-import can tell "unchanged" exactly.
+ * offer_data goes through normalizeOfferData / renderOfferDataJson and nothing else.
+ */
+import { createHash } from 'node:crypto';
+import type { RawBuilder } from 'kysely';
+import { hashKey, VISIBLE_PREFIX_LENGTH } from '../domain/api-keys.js';
+import { toLocation } from '../domain/entities.js';
+import { normalizeOfferData, renderOfferDataJson } from '../domain/offer-data.js';
+import { toStoredTimestamp } from '../domain/timestamps.js';
+import { WEEKDAYS } from '../schemas/resources.js';
+import type {
+  AgentInput,
+  ApiKeyInputRecord,
+  BranchInput,
+  InvestmentInput,
+  OfferInput,
+  OrganizationInput,
+  WebsiteInput,
+} from './schemas.js';
+
+/** A row value: a plain parameter, or an SQL expression such as now(). */
+export type RowValue = string | number | boolean | null | RawBuilder<unknown>;
+export type Row = Record<string, RowValue>;
+
+const json = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
+const opt = <T>(value: T | null | undefined): T | null => value ?? null;
+
+export function organizationRow(r: OrganizationInput): Row {
+  return {
+    organization_id: r.organization_id,
+    name: r.name,
+    legal_name: opt(r.legal_name),
+    nip: opt(r.nip),
+    logo_url: opt(r.logo_url),
+    address: opt(r.address),
+    website: opt(r.website),
+    phone_number: opt(r.phone_number),
+    description: opt(r.description),
+    cover_image_url: opt(r.cover_image_url),
+    location: json(toLocation(r.location as Parameters<typeof toLocation>[0])),
+    social_media_links: json(r.social_media_links),
+    contact_email: opt(r.contact_email),
+  };
+}
+
+export function websiteRow(r: WebsiteInput): Row {
+  return { website_id: r.website_id, organization_id: r.organization_id, name: r.name };
+}
+
+/** An id for an imported key that names none: derived from its hash, so re-imports agree. */
+export function derivedKeyId(keySha256: string): string {
+  const bytes = createHash('sha256').update(`api-key:${keySha256}`).digest();
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+export interface ApiKeyRowDraft {
+  /** undefined until resolved: an existing key with the same hash, or derivedKeyId(). */
+  key_id: string | undefined;
+  website_id: string;
+  key_sha256: string;
+  key_prefix: string | null;
+  label: string | null;
+  is_active: boolean;
+  expires_at: string | null;
+}
+
+/** The plain key is hashed here and goes no further. */
+export function apiKeyDraft(websiteId: string, k: ApiKeyInputRecord): ApiKeyRowDraft {
+  return {
+    key_id: k.key_id,
+    website_id: websiteId,
+    key_sha256: k.key !== undefined ? hashKey(k.key) : k.key_sha256!,
+    key_prefix: k.key !== undefined ? k.key.slice(0, VISIBLE_PREFIX_LENGTH) : null,
+    label: opt(k.label),
+    is_active: k.is_active,
+    expires_at: k.expires_at ? toStoredTimestamp(k.expires_at)! : null,
+  };
+}
+
+export function branchRow(r: BranchInput): Row {
+  const openTime = r.open_time
+    ? Object.fromEntries(
+        WEEKDAYS.map((day) => [day, (r.open_time?.[day] ?? []).map((i) => ({ from_time: i.from_time, to_time: i.to_time }))]),
+      )
+    : null;
+  return {
+    branch_id: r.branch_id,
+    organization_id: r.organization_id,
+    webpage_id: r.webpage_id,
+    name: r.name,
+    description: opt(r.description),
+    address: opt(r.address),
+    cover_image_url: opt(r.cover_image_url),
+    logo_url: opt(r.logo_url),
+    email: opt(r.email),
+    phone_number: opt(r.phone_number),
+    open_time: json(openTime),
+    location: json(toLocation(r.location as Parameters<typeof toLocation>[0])),
+  };
+}
+
+export function agentRow(r: AgentInput): Row {
+  return {
+    agent_id: r.agent_id,
+    organization_id: r.organization_id,
+    webpage_id: opt(r.webpage_id),
+    branch_id: opt(r.branch_id),
+    email: opt(r.email),
+    phone_number: opt(r.phone_number),
+    first_name: opt(r.first_name),
+    last_name: opt(r.last_name),
+    avatar_url: opt(r.avatar_url),
+    job_title: opt(r.job_title),
+    description: opt(r.description),
+    cover_image_url: opt(r.cover_image_url),
+    profile_image_url: opt(r.profile_image_url),
+  };
+}
+
+export function investmentRow(r: InvestmentInput): Row {
+  return {
+    investment_id: r.investment_id,
+    organization_id: r.organization_id,
+    webpage_id: opt(r.webpage_id),
+    name: r.name,
+    description: opt(r.description),
+    is_active: r.is_active ?? true,
+  };
+}
+
+export interface OfferRowDraft {
+  offer_id: string;
+  organization_id: string;
+  external_id: string;
+  agent_id: string | null;
+  branch_id: string | null;
+  investment_id: string | null;
+  is_active: boolean;
+  /** As the record gives it (stored form), or undefined: keep the stored one / now() when new. */
+  created_at: string | undefined;
+  /** normalized offer_data rendered once; stored as the jsonb offer_data and as offer_data_json. */
+  offer_data_json: string;
+}
+
+export function offerRow(r: OfferInput): OfferRowDraft {
+  const stored = normalizeOfferData(r.offer_data as Record<string, unknown>, { offer_id: r.offer_id, external_id: r.external_id });
+  const text = renderOfferDataJson(stored);
+  return {
+    offer_id: r.offer_id,
+    organization_id: r.organization_id,
+    external_id: r.external_id,
+    agent_id: opt(r.agent_id),
+    branch_id: opt(r.branch_id),
+    investment_id: opt(r.investment_id),
+    is_active: r.is_active ?? true,
+    created_at: r.created_at === undefined ? undefined : toStoredTimestamp(r.created_at),
+    offer_data_json: text,
+  };
+}

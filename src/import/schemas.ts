@@ -1,0 +1,204 @@
+/**
+ * The records a content bundle may hold, as TypeBox schemas derived from the resource schemas of
+ * the interface (src/schemas/resources.ts), so a field's type is written down once. On top of the
+ * resources they carry the import-only fields of CONTRACT 8 (a website's api_keys; an offer's
+ * organization_id, links, is_active, created_at). Optional interface fields may be absent or
+ * null; unknown fields are errors (additionalProperties: false everywhere).
+ */
+import Type, { type Static, type TSchema } from 'typebox';
+import {
+  AgentSchema,
+  BranchSchema,
+  IntervalSchema,
+  InvestmentSchema,
+  LocationSchema,
+  Nullable,
+  OfferDataSchema,
+  OfferSchema,
+  OpenTimeSchema,
+  OrganizationSchema,
+} from '../schemas/resources.js';
+import { OFFER_DATA_FIELDS } from '../domain/offer-fields.js';
+
+export const RECORD_KINDS = ['organization', 'website', 'branch', 'agent', 'investment', 'offer'] as const;
+export type RecordKind = (typeof RECORD_KINDS)[number];
+
+/** The array of a JSON bundle that holds each kind. */
+export const BUNDLE_KEY: Readonly<Record<RecordKind, string>> = {
+  organization: 'organizations',
+  website: 'websites',
+  branch: 'branches',
+  agent: 'agents',
+  investment: 'investments',
+  offer: 'offers',
+};
+export const KIND_OF_BUNDLE_KEY: ReadonlyMap<string, RecordKind> = new Map(
+  RECORD_KINDS.map((kind) => [BUNDLE_KEY[kind], kind]),
+);
+
+const strict = { additionalProperties: false } as const;
+const Uuid = OrganizationSchema.properties.organization_id;
+/** A record may name its kind (NDJSON must; in a JSON bundle it may, if it matches the array). */
+const KindTag = <K extends RecordKind>(kind: K) => Type.Optional(Type.Literal(kind));
+const OptionalNullable = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
+
+/** A location on import: every field optional; stored with every field present (null if absent). */
+export const LocationInput = Type.Object({ ...Type.Partial(LocationSchema).properties }, strict);
+
+// The interval shape of the interface, closed against unknown fields.
+const IntervalInput = Type.Object({ ...IntervalSchema.properties }, strict);
+const DayInput = Type.Optional(Type.Array(IntervalInput));
+
+/** Opening hours on import: a day that is absent has no opening hours. */
+export const OpenTimeInput = Type.Object(
+  {
+    monday: DayInput,
+    tuesday: DayInput,
+    wednesday: DayInput,
+    thursday: DayInput,
+    friday: DayInput,
+    saturday: DayInput,
+    sunday: DayInput,
+  },
+  strict,
+);
+// Keep the day list in step with the interface's opening hours object.
+for (const day of Object.keys(OpenTimeSchema.properties)) {
+  if (!(day in OpenTimeInput.properties)) throw new Error(`OpenTimeInput lacks ${day}`);
+}
+
+export const OrganizationRecord = Type.Object(
+  {
+    type: KindTag('organization'),
+    ...Type.Partial(OrganizationSchema).properties,
+    organization_id: Uuid,
+    name: OrganizationSchema.properties.name,
+    location: OptionalNullable(LocationInput),
+  },
+  strict,
+);
+
+export const ApiKeyInput = Type.Object(
+  {
+    key_id: Type.Optional(Uuid),
+    key: Type.Optional(Type.String({ minLength: 32, description: 'at least 32 characters' })),
+    key_sha256: Type.Optional(
+      Type.String({ pattern: '^[0-9a-f]{64}$', description: '64 lower-case hexadecimal characters' }),
+    ),
+    is_active: Type.Boolean(),
+    expires_at: OptionalNullable(Type.String({ format: 'date-time' })),
+    label: OptionalNullable(Type.String()),
+  },
+  strict,
+);
+
+export const WebsiteRecord = Type.Object(
+  {
+    type: KindTag('website'),
+    website_id: Uuid,
+    organization_id: Uuid,
+    name: Type.String(),
+    api_keys: Type.Optional(Type.Array(ApiKeyInput)),
+  },
+  strict,
+);
+
+export const BranchRecord = Type.Object(
+  {
+    type: KindTag('branch'),
+    ...Type.Partial(BranchSchema).properties,
+    branch_id: BranchSchema.properties.branch_id,
+    webpage_id: BranchSchema.properties.webpage_id,
+    organization_id: BranchSchema.properties.organization_id,
+    name: BranchSchema.properties.name,
+    open_time: OptionalNullable(OpenTimeInput),
+    location: OptionalNullable(LocationInput),
+  },
+  strict,
+);
+
+export const AgentRecord = Type.Object(
+  {
+    type: KindTag('agent'),
+    ...Type.Partial(AgentSchema).properties,
+    agent_id: AgentSchema.properties.agent_id,
+    organization_id: AgentSchema.properties.organization_id,
+  },
+  strict,
+);
+
+export const InvestmentRecord = Type.Object(
+  {
+    type: KindTag('investment'),
+    ...Type.Partial(InvestmentSchema).properties,
+    investment_id: InvestmentSchema.properties.investment_id,
+    organization_id: InvestmentSchema.properties.organization_id,
+    name: InvestmentSchema.properties.name,
+    is_active: Type.Optional(InvestmentSchema.properties.is_active),
+  },
+  strict,
+);
+
+/** Integers are stored where PostgreSQL's integer must hold them (rooms is an indexed integer column). */
+export const INT32_MIN = -2147483648;
+export const INT32_MAX = 2147483647;
+
+/**
+ * offer_data on import: any subset of the interface's fields (the rest are stored as null), with
+ * integer fields bounded to PostgreSQL's integer.
+ */
+export const OfferDataInput = Type.Object(
+  Object.fromEntries(
+    OFFER_DATA_FIELDS.map((field) => [
+      field.name,
+      Type.Optional(
+        field.kind === 'integer'
+          ? Nullable(Type.Integer({ minimum: INT32_MIN, maximum: INT32_MAX }))
+          : (OfferDataSchema.properties as Record<string, TSchema>)[field.name]!,
+      ),
+    ]),
+  ),
+  strict,
+);
+
+export const OfferRecord = Type.Object(
+  {
+    type: KindTag('offer'),
+    offer_id: OfferSchema.properties.offer_id,
+    organization_id: Uuid,
+    external_id: Type.String({ minLength: 1 }),
+    agent_id: OptionalNullable(Uuid),
+    branch_id: OptionalNullable(Uuid),
+    investment_id: OptionalNullable(Uuid),
+    is_active: Type.Optional(Type.Boolean()),
+    created_at: Type.Optional(OfferSchema.properties.created_at),
+    offer_data: OfferDataInput,
+  },
+  strict,
+);
+
+export type OrganizationInput = Static<typeof OrganizationRecord>;
+export type WebsiteInput = Static<typeof WebsiteRecord>;
+export type ApiKeyInputRecord = Static<typeof ApiKeyInput>;
+export type BranchInput = Static<typeof BranchRecord>;
+export type AgentInput = Static<typeof AgentRecord>;
+export type InvestmentInput = Static<typeof InvestmentRecord>;
+export type OfferInput = Static<typeof OfferRecord>;
+
+export interface RecordInputs {
+  organization: OrganizationInput;
+  website: WebsiteInput;
+  branch: BranchInput;
+  agent: AgentInput;
+  investment: InvestmentInput;
+  offer: OfferInput;
+}
+
+export const RECORD_SCHEMAS: Readonly<Record<RecordKind, TSchema>> = {
+  organization: OrganizationRecord,
+  website: WebsiteRecord,
+  branch: BranchRecord,
+  agent: AgentRecord,
+  investment: InvestmentRecord,
+  offer: OfferRecord,
+};

@@ -1,0 +1,84 @@
+/**
+ * The command line as users run it: a separate process, configured by the environment only
+ * (DATABASE_URL on PostgreSQL, DATA_DIR for the embedded database).
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/connect.js';
+import { hashKey } from '../../src/domain/api-keys.js';
+import { createTestDb, onPostgres, type TestDb } from '../helpers/db.js';
+import { tmpFile } from '../import/helpers.js';
+
+const EXAMPLE_WEBSITE = '0b6f8a2e-51c4-4f7e-8a3d-9c2e1f4b7d02';
+let t: TestDb | undefined;
+let env: NodeJS.ProcessEnv;
+let dataDir: string | undefined;
+
+beforeAll(async () => {
+  env = { ...process.env };
+  delete env.DATABASE_URL;
+  delete env.DATA_DIR;
+  if (onPostgres) {
+    t = await createTestDb({ migrate: false }); // the command line migrates it
+    env.DATABASE_URL = t.url;
+  } else {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ecs-cli-'));
+    env.DATA_DIR = path.join(dataDir, 'data');
+  }
+});
+afterAll(async () => {
+  await t?.destroy();
+});
+
+function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], { env, cwd: process.cwd() }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+describe('command line in a process of its own', () => {
+  it('migrates a new database, imports, creates and lists keys, fails cleanly', async () => {
+    const migrated = await run(['migrate', '--json']);
+    expect(migrated).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(migrated.stdout).status).toBe('up to date');
+
+    const imported = await run(['import', 'examples/bundle.ndjson', '--json']);
+    expect(imported.code).toBe(0);
+    expect(imported.stderr).toBe('');
+    expect(JSON.parse(imported.stdout).offers).toEqual({ created: 5, changed: 0, unchanged: 0, pruned: 0 });
+
+    const created = await run(['keys', 'create', '--website', EXAMPLE_WEBSITE, '--json']);
+    expect(created.code).toBe(0);
+    const key = JSON.parse(created.stdout) as { key_id: string; key: string; website_id: string };
+    expect(key.website_id).toBe(EXAMPLE_WEBSITE);
+
+    const listed = await run(['keys', 'list', '--json']);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).not.toContain(key.key);
+    expect(listed.stdout).not.toContain(hashKey(key.key));
+    expect((JSON.parse(listed.stdout) as Array<{ key_id: string }>).map((k) => k.key_id)).toContain(key.key_id);
+
+    const bad = await run(['import', tmpFile('bad.json', '{"offers": [{"offer_id": 1}]}')]);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toContain('record 1 offers[0].offer_id: expected string, got number\n');
+    expect(bad.stderr).toMatch(/error: import rejected: \d+ problems found; the database was not changed\n$/);
+    expect(bad.stderr).not.toMatch(/\n\s+at /);
+
+    expect((await run(['keys', 'frobnicate'])).code).toBe(2);
+
+    // The stored key is the hash of the printed one.
+    const handle = t ?? (await openDatabase({ dataDir: env.DATA_DIR }));
+    try {
+      const row = await handle.db.selectFrom('api_keys').selectAll().where('key_id', '=', key.key_id).executeTakeFirstOrThrow();
+      expect(row.key_sha256).toBe(hashKey(key.key));
+    } finally {
+      if (!t) await handle.close();
+    }
+  });
+});
