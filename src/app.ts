@@ -4,15 +4,21 @@
  * the OpenAPI plugin (it collects the routes), then the route table.
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { ContentVersion } from './cache/content-version.js';
+import { attachOfferBodyCache, OfferBodyCache } from './cache/offer-body-cache.js';
+import { ResponseCache } from './cache/response-cache.js';
 import type { Config } from './config.js';
 import type { DbHandle } from './db/connect.js';
 import { ApiKeyCache } from './http/auth/key-cache.js';
 import { KeyUsageRecorder } from './http/auth/key-usage.js';
 import { createAuthenticator } from './http/auth/authenticate.js';
+import { createResponseCaching } from './http/caching/response-caching.js';
 import type { OperationContext } from './http/operation.js';
-import { frameworkError, handleErrors } from './http/plugins/errors.js';
+import { clientError, frameworkError, handleErrors } from './http/plugins/errors.js';
 import { registerOpenApi } from './http/plugins/openapi.js';
 import { keepRawBodies } from './http/plugins/raw-body.js';
+import { registerCors } from './http/plugins/cors.js';
+import { registerRateLimit } from './http/plugins/rate-limit.js';
 import { addSecurityHeaders } from './http/plugins/security-headers.js';
 import { ROUTES, type RouteEntry } from './http/routes.js';
 import { SCHEMA_REGISTRY } from './http/schemas/shared.js';
@@ -35,7 +41,25 @@ function loggerOptions(config: Config, logger: BuildAppOptions['logger']): Fasti
   const base = typeof logger === 'object' && logger !== null ? logger : {};
   const redact = (base as { redact?: unknown }).redact;
   const extraPaths = Array.isArray(redact) ? (redact as string[]) : [];
-  return { level: config.logLevel, ...base, redact: { paths: [...REDACTED_PATHS, ...extraPaths], censor: '[redacted]' } };
+  return {
+    level: config.logLevel,
+    ...base,
+    serializers: { req: serializeRequest },
+    redact: { paths: [...REDACTED_PATHS, ...extraPaths], censor: '[redacted]' },
+  };
+}
+
+/** A key pasted into a URL by mistake is masked before the URL reaches the log (keys carry the ecs_ prefix for this). */
+const KEY_IN_TEXT = /ecs_[A-Za-z0-9_-]{16,}/g;
+
+function serializeRequest(request: { method: string; url: string; host?: string; ip?: string; socket?: { remotePort?: number } }) {
+  return {
+    method: request.method,
+    url: request.url.replace(KEY_IN_TEXT, 'ecs_[redacted]'),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -46,6 +70,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Long path parameters still reach validation (a 422, as FastAPI) instead of the router's 414.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 65_536 },
     frameworkErrors: frameworkError,
+    clientErrorHandler: clientError,
     // While closing, requests still in flight or arriving on open connections are answered
     // normally; Fastify's own 503 would not have the {"detail": ...} shape of the contract.
     return503OnClosing: false,
@@ -60,6 +85,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   keepRawBodies(app);
   addSecurityHeaders(app);
+  registerCors(app, config.corsOrigins);
   handleErrors(app);
   await registerOpenApi(app);
 
@@ -70,8 +96,27 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', async () => usage.drain());
   const authenticate = createAuthenticator(keys, usage);
 
+  // Whole responses are cached per organization and content version; every instance polls the
+  // version, so an import empties every instance's cache within one poll interval.
+  const contentVersion = new ContentVersion(options.db.db, config.contentPollMs);
+  const responseCache = new ResponseCache({ enabled: config.responseCache, maxBytes: config.responseCacheBytes });
+  contentVersion.onChange(() => responseCache.clear());
+  await contentVersion.start();
+  app.addHook('onClose', async () => contentVersion.stop());
+  // Offer bodies are kept by row version (never stale), whatever RESPONSE_CACHE says.
+  if (config.offerBodyCacheBytes > 0) attachOfferBodyCache(readDb, new OfferBodyCache(config.offerBodyCacheBytes));
+
   const register = (scope: FastifyInstance, entry: RouteEntry) => {
     const { operation } = entry;
+    const inputHook = createInputHook(operation, SCHEMA_REGISTRY);
+    // Every /api/v1 operation is a read: cached, revalidated with ETags, compressed.
+    const caching = entry.auth
+      ? createResponseCaching({
+          cache: responseCache,
+          version: contentVersion,
+          negotiates: 'application/xml' in ((operation.responses[200] as { content?: object } | undefined)?.content ?? {}),
+        })
+      : undefined;
     scope.route({
       method: entry.method,
       url: entry.url,
@@ -87,7 +132,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         ...(entry.auth ? { security: [{ APIKeyHeader: [] }] } : {}),
         ...(entry.hidden ? { hide: true } : {}),
       },
-      preValidation: createInputHook(operation, SCHEMA_REGISTRY),
+      // The scope's key check runs first; a GET is looked up at once, a POST once its body is read.
+      ...(caching && entry.method === 'GET' ? { onRequest: caching.lookupGet } : {}),
+      preValidation: caching && entry.method === 'POST' ? [caching.lookupPost, inputHook] : inputHook,
+      ...(caching ? { onSend: caching.finish } : {}),
       handler: async (request, reply) => {
         const context: OperationContext = { db: readDb, caller: request.caller, request, reply };
         return operation.handle(request.apiInput, context);
@@ -99,6 +147,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // The key check is an onRequest hook of the /api/v1 scope: it runs before the body is read.
   await app.register(async (api) => {
     api.addHook('onRequest', authenticate);
+    // Counted per key after the key check, before the response cache: a cached answer still counts.
+    await registerRateLimit(api, { limit: config.rateLimitPerMinute, redisUrl: config.redisUrl, redisPrefix: config.rateLimitRedisPrefix });
     for (const entry of ROUTES.filter((r) => r.auth)) register(api, entry);
   });
 

@@ -24,6 +24,8 @@ export interface Config {
   readonly responseCache: boolean;
   /** Memory budget of the response cache, in bytes. */
   readonly responseCacheBytes: number;
+  /** Memory budget of the offer body cache (offer_data bytes of recently served offers), in bytes; 0 turns it off. */
+  readonly offerBodyCacheBytes: number;
   /** How often each instance checks whether an import changed the content, in milliseconds. */
   readonly contentPollMs: number;
   /** Worker processes (node:cluster); 1 runs in-process. PostgreSQL only. */
@@ -38,6 +40,8 @@ export interface Config {
   readonly rateLimitRedisPrefix: string;
   /** Browser origins allowed by CORS (exact `scheme://host[:port]`); empty means no CORS headers at all. */
   readonly corsOrigins: readonly string[];
+  /** After SIGTERM, keep serving this long (answers close their connections) before closing the listener, so a load balancer can take the instance out first. */
+  readonly shutdownDelayMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -107,6 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     poolMax: int(env, 'DB_POOL_MAX', 10, 1, 1000),
     responseCache: flag(env, 'RESPONSE_CACHE', true),
     responseCacheBytes: int(env, 'RESPONSE_CACHE_MB', 256, 0, 64 * 1024) * 1024 * 1024,
+    offerBodyCacheBytes: int(env, 'OFFER_CACHE_MB', 128, 0, 64 * 1024) * 1024 * 1024,
     contentPollMs: int(env, 'CONTENT_POLL_MS', 1000, 50, 60_000),
     webConcurrency: int(env, 'WEB_CONCURRENCY', 1, 1, 256),
     poolTimeoutMs: int(env, 'DB_POOL_TIMEOUT_MS', 5000, 100, 600_000),
@@ -114,5 +119,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl,
     rateLimitRedisPrefix: env.RATE_LIMIT_REDIS_PREFIX?.trim() || 'ecs:ratelimit:',
     corsOrigins: origins(env, 'CORS_ORIGINS'),
+    shutdownDelayMs: int(env, 'SHUTDOWN_DELAY_MS', 0, 0, 600_000),
   });
 }

@@ -85,6 +85,7 @@ async function serve(config: Config): Promise<void> {
     dataDir: config.dataDir,
     statementTimeoutMs: config.statementTimeoutMs,
     poolMax: config.poolMax,
+    connectionTimeoutMs: config.poolTimeoutMs,
   });
   await migrateToLatest(handle.db);
   const demo = firstStart ? await loadDemo(handle.db) : undefined;
@@ -95,11 +96,18 @@ async function serve(config: Config): Promise<void> {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    app.log.info({ signal, delayMs: config.shutdownDelayMs }, 'shutting down: finishing in-flight requests');
     // A stuck request must not keep the process alive forever.
-    const force = setTimeout(() => process.exit(1), 15_000);
+    const force = setTimeout(() => process.exit(1), config.shutdownDelayMs + 15_000);
     force.unref();
     try {
+      // Keep serving while the load balancer takes this instance out of rotation (connections that
+      // reach a closed listener are reset by the kernel); every answer now closes its connection.
+      // Prepended: runs before Fastify's handler, which may answer synchronously (cache, 503).
+      app.server.prependListener('request', (_request, response) => {
+        if (!response.headersSent) response.setHeader('connection', 'close');
+      });
+      await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
       await app.close(); // stops accepting, waits for in-flight requests
       await handle.close();
       process.exit(0);

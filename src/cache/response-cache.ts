@@ -4,48 +4,81 @@
  * body bytes, a strong ETag and, lazily, compressed variants, so a repeated request costs a map
  * lookup. Bounded by total bytes (LRU); dropped whole when the content version changes.
  */
-import { createHash } from 'node:crypto';
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { hash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
+
+export type Encoding = 'br' | 'gzip';
 
 export interface CachedResponse {
   readonly body: Buffer;
   readonly contentType: string;
+  /** Strong ETag of the uncompressed body (quoted). */
   readonly etag: string;
-  gzip?: Buffer;
-  br?: Buffer;
+  /** Compressed variants, made on first demand (shared by the requests that wait for them). */
+  readonly variants: Partial<Record<Encoding, Promise<Buffer>>>;
+  /** The ETags of every coding of this body (see variantEtag), made on first demand. */
+  validators?: readonly string[];
 }
 
 /** A strong ETag for a body: the same bytes always give the same tag, on every instance. */
 export function strongEtag(body: Buffer | string): string {
-  return `"${createHash('sha1').update(body).digest('base64url')}"`;
+  return `"${hash('sha1', body, 'base64url')}"`;
 }
 
-export type Encoding = 'br' | 'gzip';
+/**
+ * The ETag of a compressed variant. A content coding makes another representation, and a strong
+ * validator must tell representations apart (RFC 9110 8.8.1), so the coding is part of the tag.
+ */
+export function variantEtag(etag: string, encoding: Encoding | undefined): string {
+  return encoding === undefined ? etag : `${etag.slice(0, -1)}-${encoding}"`;
+}
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** Compresses in the thread pool, so a large body does not stall other requests. */
+export function compress(body: Buffer, encoding: Encoding): Promise<Buffer> {
+  if (encoding === 'br') {
+    return brotli(body, {
+      params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length },
+    });
+  }
+  return gzipAsync(body, { level: 6 });
+}
 
 /** Compressed variant of an entry, made once on first demand and kept with it. */
-export function compressed(entry: CachedResponse, encoding: Encoding): Buffer {
-  if (encoding === 'br') {
-    entry.br ??= brotliCompressSync(entry.body, {
-      params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: entry.body.length },
+export function compressed(entry: CachedResponse, encoding: Encoding): Promise<Buffer> {
+  let variant = entry.variants[encoding];
+  if (variant === undefined) {
+    variant = compress(entry.body, encoding);
+    entry.variants[encoding] = variant;
+    // A failure is not kept: the next request tries again.
+    variant.catch(() => {
+      if (entry.variants[encoding] === variant) delete entry.variants[encoding];
     });
-    return entry.br;
   }
-  entry.gzip ??= gzipSync(entry.body, { level: 6 });
-  return entry.gzip;
+  return variant;
+}
+
+/** An entry that is not stored (cache off): same shape, so one code path sends both. */
+export function responseEntry(body: Buffer, contentType: string, etag: string): CachedResponse {
+  return { body, contentType, etag, variants: {} };
 }
 
 export class ResponseCache {
   private readonly lru: LRUCache<string, CachedResponse> | undefined;
 
   constructor(options: { enabled: boolean; maxBytes: number }) {
-    this.lru = options.enabled
-      ? new LRUCache<string, CachedResponse>({
-          maxSize: options.maxBytes,
-          // Compressed variants are small next to the body; count the body twice to leave room.
-          sizeCalculation: (entry) => Math.max(1, entry.body.length * 2 + 256),
-        })
-      : undefined;
+    this.lru =
+      options.enabled && options.maxBytes > 0
+        ? new LRUCache<string, CachedResponse>({
+            maxSize: options.maxBytes,
+            // Compressed variants are small next to the body; count the body twice to leave room.
+            sizeCalculation: (entry, key) => Math.max(1, entry.body.length * 2 + key.length + 256),
+          })
+        : undefined;
   }
 
   get enabled(): boolean {
@@ -57,7 +90,7 @@ export class ResponseCache {
   }
 
   set(key: string, body: Buffer, contentType: string): CachedResponse {
-    const entry: CachedResponse = { body, contentType, etag: strongEtag(body) };
+    const entry = responseEntry(body, contentType, strongEtag(body));
     this.lru?.set(key, entry);
     return entry;
   }

@@ -9,6 +9,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { Database } from './database.js';
+import { preparedName } from './prepared.js';
 
 export type DbKind = 'postgres' | 'pglite';
 
@@ -40,9 +41,22 @@ export async function openDatabase(options: DbOptions): Promise<DbHandle> {
   return openPglite(options.dataDir);
 }
 
+/** pg's Client, sending queries marked with prepared() as named statements (see src/db/prepared.ts). */
+class PreparingClient extends pg.Client {
+  // pg's query() has many overloads; Kysely calls query(text, values).
+  override query(config: unknown, values?: unknown, callback?: unknown): any {
+    if (typeof config === 'string' && Array.isArray(values)) {
+      const name = preparedName(config);
+      if (name !== undefined) return (super.query as any)({ name, text: config, values }, callback);
+    }
+    return (super.query as any)(config, values, callback);
+  }
+}
+
 function openPostgres(url: string, options: DbOptions): DbHandle {
   const timeout = options.statementTimeoutMs ?? 5000;
   const pool = new pg.Pool({
+    Client: PreparingClient,
     connectionString: url,
     max: options.poolMax ?? 10,
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 5000,
@@ -57,6 +71,9 @@ function openPostgres(url: string, options: DbOptions): DbHandle {
   });
   // An idle client that loses its server must not crash the process; the next query reports it.
   pool.on('error', () => {});
+  // A checked-out client has no pool listener: a connection lost between two queries would be an
+  // uncaught 'error' event and end the process. The query in flight still fails; the pool drops the client.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, kind: 'postgres', close: () => db.destroy() };
 }

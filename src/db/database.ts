@@ -145,6 +145,8 @@ export interface OfferTable {
   market_type: ColumnType<string | null, never, never>;
   address_city: ColumnType<string | null, never, never>;
   address_district: ColumnType<string | null, never, never>;
+  /** Added by migration 2026_11_21_0002 (the typical listing-page search filters on it). */
+  has_balcony: ColumnType<boolean | null, never, never>;
 }
 
 /** One row; its version grows whenever imported content changes (response caches key on it). */

@@ -6,9 +6,11 @@
 import { Migrator, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
 import type { Database } from './database.js';
 import * as initial from './migrations/2026_11_21_0001_initial.js';
+import * as searchIndexes from './migrations/2026_11_21_0002_search_indexes.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026_11_21_0001_initial': initial,
+  '2026_11_21_0002_search_indexes': searchIndexes,
 };
 
 function migrator(db: Kysely<Database>): Migrator {

@@ -152,4 +152,6 @@ export const OFFER_DATA_COLUMNS: Readonly<Record<string, string>> = {
   market_type: 'market_type',
   address_city: 'address_city',
   address_district: 'address_district',
+  // Added by migration 2026_11_21_0002: the boolean of the typical listing-page search.
+  has_balcony: 'has_balcony',
 };

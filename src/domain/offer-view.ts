@@ -17,6 +17,11 @@ export interface OfferView {
   offer_data: Record<string, unknown>;
   /** The same offer_data as stored JSON text. */
   offer_data_json: string;
+  /**
+   * The same text as UTF-8 bytes, when the query fetched bytes (JSON responses): pages are then
+   * assembled as bytes, with no decoding of offer_data to a string and no encoding back.
+   */
+  offer_data_json_bytes?: Buffer;
   version: number;
   agent: Agent | null;
   branch: Branch | null;
@@ -51,4 +56,57 @@ export function offersPageToJson(page: OffersPageView): string {
     `{"items":[${page.items.map(offerToJson).join(',')}]` +
     `,"page":${page.page},"size":${page.size},"total":${page.total},"pages":${page.pages}}`
   );
+}
+
+/**
+ * Included entities are shared by the offers of a page (one organization, a few agents), so each
+ * object is serialized once per page.
+ */
+class EntityJson {
+  private readonly rendered = new Map<object, string>();
+
+  of(entity: object | null): string {
+    if (entity === null) return 'null';
+    let text = this.rendered.get(entity);
+    if (text === undefined) {
+      text = json(entity);
+      this.rendered.set(entity, text);
+    }
+    return text;
+  }
+}
+
+function offerJsonParts(offer: OfferView, entities: EntityJson, parts: Buffer[]): void {
+  parts.push(
+    Buffer.from(
+      `{"offer_id":${json(offer.offer_id)},"external_id":${json(offer.external_id)}` +
+        `,"created_at":"${toApiTimestamp(offer.created_at)}","updated_at":"${toApiTimestamp(offer.updated_at)}"` +
+        `,"offer_data":`,
+    ),
+    offer.offer_data_json_bytes ?? Buffer.from(offer.offer_data_json),
+    Buffer.from(
+      `,"version":${offer.version},"agent":${entities.of(offer.agent)},"branch":${entities.of(offer.branch)}` +
+        `,"organization":${entities.of(offer.organization)},"investment":${entities.of(offer.investment)}}`,
+    ),
+  );
+}
+
+/** offerToJson as UTF-8 bytes, the stored offer_data bytes copied as they are. */
+export function offerToJsonBytes(offer: OfferView): Buffer {
+  const parts: Buffer[] = [];
+  offerJsonParts(offer, new EntityJson(), parts);
+  return Buffer.concat(parts);
+}
+
+/** offersPageToJson as UTF-8 bytes (the same text, byte for byte). */
+export function offersPageToJsonBytes(page: OffersPageView): Buffer {
+  const entities = new EntityJson();
+  const parts: Buffer[] = [Buffer.from('{"items":[')];
+  const comma = Buffer.from(',');
+  page.items.forEach((offer, i) => {
+    if (i > 0) parts.push(comma);
+    offerJsonParts(offer, entities, parts);
+  });
+  parts.push(Buffer.from(`],"page":${page.page},"size":${page.size},"total":${page.total},"pages":${page.pages}}`));
+  return Buffer.concat(parts);
 }

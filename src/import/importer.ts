@@ -628,7 +628,7 @@ async function preferFastCompression(db: Kysely<Database>): Promise<void> {
  */
 export async function importBundle(db: Kysely<Database>, source: RecordSource, options: ImportOptions = {}): Promise<ImportReport> {
   const batchSize = Math.max(1, options.batchSize ?? 500);
-  return db.transaction().execute(async (trx) => {
+  const report = await db.transaction().execute(async (trx) => {
     const lock = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${sql.lit(IMPORT_LOCK_KEY)}) as locked`.execute(trx);
     if (!lock.rows[0]?.locked) throw new ImportBusyError();
     // A big import is one long transaction; the server's per-statement limit is not for it.
@@ -643,6 +643,23 @@ export async function importBundle(db: Kysely<Database>, source: RecordSource, o
     const pruned = options.prune ? await pruneOffers(trx, [...run.organizationsNamed]) : 0;
     const draft = run.report(pruned, '');
     const contentVersion = draft.changed ? await bumpContentVersion(trx) : await currentContentVersion(trx);
-    return { ...draft, contentVersion };
+    return { ...draft, contentVersion } satisfies ImportReport;
   });
+  await refreshPlannerStatistics(db, report);
+  return report;
+}
+
+/** Rows written before the planner re-reads its statistics make it fall back to sequential scans. */
+const ANALYZE_AFTER_ROWS = 1000;
+
+/**
+ * Refreshes the planner's statistics after a large import, so that the very next list query uses
+ * the offer indexes instead of waiting for autovacuum (which may take minutes, or never run on the
+ * embedded database). Outside the import transaction: the data is already committed.
+ */
+async function refreshPlannerStatistics(db: Kysely<Database>, report: ImportReport): Promise<void> {
+  const written = Object.values(report.counts).reduce((sum, c) => sum + c.created + c.changed, report.pruned);
+  if (written < ANALYZE_AFTER_ROWS) return;
+  await sql`analyze offers`.execute(db);
+  await sql`analyze agents, branches, investments`.execute(db);
 }

@@ -1,9 +1,23 @@
 /**
  * Offer reads: one offer by id, and a filtered, sorted page of offers. Only active offers of the
  * caller's organization exist here. offer_data is never parsed for JSON responses: the stored
- * offer_data_json text is spliced as it is (offer_data is parsed lazily, for XML).
+ * offer_data_json is fetched as UTF-8 bytes and copied into the response as it is (for XML it is
+ * decoded and parsed lazily).
+ *
+ * Each offer's body comes from the offer body cache (src/cache/offer-body-cache.ts)
+ * when it holds the body of the row's current version: every query reads the row's version token
+ * (xmin, version, updated_at: xmin changes with every write of the row), and only bodies that are
+ * missing or stale are read, in one more query. Reading a body means fetching it from out-of-line
+ * storage and decompressing it, most of the database's work for a page.
+ *
+ * A page past the first is read as a "deferred join": the inner query finds the page's offer ids
+ * (and sort keys) in the wanted order, usually from an index alone, and only those rows are then
+ * read. A deep page (OFFSET 4,950) then skips narrow index entries instead of whole rows, and the
+ * planner has no reason to sort thousands of rows. docs/performance.md shows the plans.
  */
-import { sql } from 'kysely';
+import { sql, type AliasedRawBuilder, type RawBuilder } from 'kysely';
+import { offerBodyCacheOf, type OfferBodyCache } from '../cache/offer-body-cache.js';
+import { prepared } from '../db/prepared.js';
 import type { OfferView, OffersPageView } from '../domain/offer-view.js';
 import type { Agent, Branch, Investment, Organization } from '../schemas/resources.js';
 import { findAgentsByIds } from './agents.js';
@@ -33,28 +47,45 @@ interface OfferRowSlice {
   external_id: string;
   created_at: string;
   updated_at: string;
-  offer_data_json: string;
+  /** xmin/version/updated_at of the row: equal tokens, equal offer_data. */
+  row_token: string;
+  /** offer_data_json as UTF-8 bytes; null or absent when the body cache holds them. */
+  offer_data_bytes?: Uint8Array | null;
   version: number;
   agent_id: string | null;
   branch_id: string | null;
   investment_id: string | null;
 }
 
-const OFFER_COLUMNS = [
-  'o.offer_id',
-  'o.external_id',
-  'o.created_at',
-  'o.updated_at',
-  'o.offer_data_json',
-  'o.version',
-  'o.agent_id',
-  'o.branch_id',
-  'o.investment_id',
-] as const;
+const rowToken = (alias: 'o' | 'r') =>
+  sql<string>`concat(${sql.ref(`${alias}.xmin`)}, '/', ${sql.ref(`${alias}.version`)}, '/', ${sql.ref(`${alias}.updated_at`)})`;
+
+/**
+ * The columns of an offer response but its body, which withBodies() adds: read in the same query,
+ * the body would be fetched and decompressed for every row a sort looks at, not only the page's.
+ */
+function offerColumns(alias: 'o' | 'r'): AliasedRawBuilder<unknown, string>[] {
+  const col = (name: string) => sql.ref(`${alias}.${name}`);
+  return [
+    sql<string>`${col('offer_id')}`.as('offer_id'),
+    sql<string>`${col('external_id')}`.as('external_id'),
+    sql<string>`${col('created_at')}`.as('created_at'),
+    sql<string>`${col('updated_at')}`.as('updated_at'),
+    rowToken(alias).as('row_token'),
+    sql<number>`${col('version')}`.as('version'),
+    sql<string | null>`${col('agent_id')}`.as('agent_id'),
+    sql<string | null>`${col('branch_id')}`.as('branch_id'),
+    sql<string | null>`${col('investment_id')}`.as('investment_id'),
+  ];
+}
 
 function activeOffersOf(db: ReadDb, organizationId: string) {
   return db.selectFrom('offers as o').where('o.organization_id', '=', organizationId).where('o.is_active', '=', true);
 }
+
+/** The row version token of `o` / `r`, as SQL text (see rowToken). */
+const O_TOKEN = sql<string>`concat(o.xmin, '/', o.version, '/', o.updated_at)`;
+const R_TOKEN = sql<string>`concat(r.xmin, '/', r.version, '/', r.updated_at)`;
 
 export async function findOffer(
   db: ReadDb,
@@ -62,10 +93,61 @@ export async function findOffer(
   offerId: string,
   include: ReadonlySet<OfferInclude>,
 ): Promise<OfferView | undefined> {
-  const row = await activeOffersOf(db, organizationId).select(OFFER_COLUMNS).where('o.offer_id', '=', offerId).executeTakeFirst();
+  const bodies = offerBodyCacheOf(db);
+  // The body only when the cache does not hold the current one (a null token never matches).
+  // Raw SQL with a fixed text: the hottest query of the service, built without a query builder.
+  const held = bodies?.tokenOf(offerId) ?? null;
+  const result = await sql<OfferRowSlice>`${prepared('find_offer')}
+    select o.offer_id, o.external_id, o.created_at, o.updated_at, ${O_TOKEN} as row_token, o.version,
+      o.agent_id, o.branch_id, o.investment_id,
+      case when ${O_TOKEN} = ${held}::text then null else convert_to(o.offer_data_json, 'UTF8') end as offer_data_bytes
+    from offers as o
+    where o.organization_id = ${organizationId} and o.is_active and o.offer_id = ${offerId}`.execute(db);
+  const row = result.rows[0];
   if (!row) return undefined;
-  const [view] = await withRelated(db, organizationId, [row], include);
+  const rows = await withBodies(db, organizationId, [row], bodies);
+  const [view] = await withRelated(db, organizationId, rows, include);
   return view;
+}
+
+/**
+ * Gives every row its body bytes: from the cache when it holds the row's current version,
+ * otherwise read (all missing ones in one query) and kept.
+ */
+async function withBodies(
+  db: ReadDb,
+  organizationId: string,
+  rows: readonly OfferRowSlice[],
+  bodies: OfferBodyCache | undefined,
+): Promise<OfferRowSlice[]> {
+  const missing: OfferRowSlice[] = [];
+  for (const row of rows) {
+    if (row.offer_data_bytes) {
+      bodies?.set(row.offer_id, row.row_token, asBuffer(row.offer_data_bytes));
+      continue;
+    }
+    const held = bodies?.get(row.offer_id, row.row_token);
+    if (held) row.offer_data_bytes = held;
+    else missing.push(row);
+  }
+  if (missing.length === 0) return [...rows];
+  const read = (
+    await sql<{ offer_id: string; row_token: string; bytes: Uint8Array }>`${prepared('read_offer_bodies')}
+      select r.offer_id, ${R_TOKEN} as row_token, convert_to(r.offer_data_json, 'UTF8') as bytes
+      from offers as r
+      where r.organization_id = ${organizationId} and r.offer_id = any(${missing.map((row) => row.offer_id)}::uuid[])`.execute(db)
+  ).rows;
+  const byId = new Map(read.map((r) => [r.offer_id, r]));
+  for (const row of missing) {
+    const found = byId.get(row.offer_id);
+    if (!found) continue;
+    const bytes = asBuffer(found.bytes);
+    // Read a moment later than its row: an import in between gives the newer body, kept under its own token.
+    bodies?.set(row.offer_id, found.row_token, bytes);
+    row.offer_data_bytes = bytes;
+  }
+  // A row deleted between the two reads has no body; it is left out rather than failing the page.
+  return rows.filter((row) => row.offer_data_bytes);
 }
 
 /** Largest OFFSET we send; a page past it is empty anyway. */
@@ -76,25 +158,49 @@ export async function listOffers(db: ReadDb, query: OfferListQuery): Promise<Off
   if (query.investmentId !== undefined) matching = matching.where('o.investment_id', '=', query.investmentId);
   for (const filter of query.filters) matching = matching.where(filterCondition(filter));
 
-  let pageQuery = matching.select(OFFER_COLUMNS);
-  if (query.sort) {
-    const { direction } = query.sort;
-    pageQuery = pageQuery.orderBy(sortExpression(query.sort.field), (ob) =>
-      direction === 'asc' ? ob.asc().nullsLast() : ob.desc().nullsLast(),
-    );
-  } else {
-    pageQuery = pageQuery.orderBy('o.created_at', 'desc');
-  }
+  // Newest first unless asked otherwise; offer_id breaks ties, so pages never overlap.
+  const sortKey = query.sort ? sortExpression(query.sort.field) : sql.ref('o.created_at');
+  const descending = query.sort ? query.sort.direction === 'desc' : true;
+  const order = (key: RawBuilder<unknown> | ReturnType<typeof sql.ref>) =>
+    query.sort
+      ? sql`${key} ${sql.raw(descending ? 'desc' : 'asc')} nulls last`
+      : sql`${key} desc`;
+
   const offset = Math.min((query.page - 1) * query.size, MAX_OFFSET);
-  pageQuery = pageQuery.orderBy('o.offer_id', 'asc').limit(query.size).offset(offset);
+  // The first page reads its rows directly (the index gives the order, LIMIT stops early); a later
+  // page first finds its keys past the OFFSET, then reads only those rows (a deferred join).
+  const pageQuery =
+    offset === 0
+      ? matching
+          .select(offerColumns('o'))
+          .orderBy(order(sortKey))
+          .orderBy('o.offer_id', 'asc')
+          .limit(query.size)
+      : db
+          .selectFrom(
+            matching
+              .select([sql.ref('o.offer_id').as('offer_id'), sql`${sortKey}`.as('sort_key')])
+              .orderBy(order(sortKey))
+              .orderBy('o.offer_id', 'asc')
+              .limit(query.size)
+              .offset(offset)
+              .as('p'),
+          )
+          .innerJoin('offers as r', 'r.offer_id', 'p.offer_id')
+          .select(offerColumns('r'))
+          // Redundant with the inner query; kept so that no row of another organization can ever join.
+          .where('r.organization_id', '=', query.organizationId)
+          .orderBy(order(sql.ref('p.sort_key')))
+          .orderBy('p.offer_id', 'asc');
 
   const [counted, rows] = await Promise.all([
     matching.select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow(),
-    pageQuery.execute(),
+    pageQuery.execute() as Promise<unknown> as Promise<OfferRowSlice[]>,
   ]);
+  const items = await withBodies(db, query.organizationId, rows, offerBodyCacheOf(db));
   const total = Number(counted.total);
   return {
-    items: await withRelated(db, query.organizationId, rows, query.include),
+    items: await withRelated(db, query.organizationId, items, query.include),
     page: query.page,
     size: query.size,
     total,
@@ -130,22 +236,34 @@ async function withRelated(
   );
 }
 
+/** Bytes from the driver (pg: Buffer; PGlite: Uint8Array) as a Buffer, without copying. */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
 function toOfferView(
   row: OfferRowSlice,
   related: { agent: Agent | null; branch: Branch | null; organization: Organization | null; investment: Investment | null },
 ): OfferView {
+  const bytes = asBuffer(row.offer_data_bytes!);
+  let text: string | undefined;
   let parsed: Record<string, unknown> | undefined;
+  // Decoded only if a renderer asks for the text (XML); JSON copies the bytes.
+  const dataJson = (): string => (text ??= bytes.toString('utf8'));
   return {
     offer_id: row.offer_id,
     external_id: row.external_id,
     created_at: row.created_at,
     updated_at: row.updated_at,
-    // Parsed only if a renderer asks for it (XML); JSON splices offer_data_json.
+    // Parsed only if a renderer asks for it (XML); JSON copies the stored bytes.
     get offer_data(): Record<string, unknown> {
-      parsed ??= JSON.parse(row.offer_data_json) as Record<string, unknown>;
+      parsed ??= JSON.parse(dataJson()) as Record<string, unknown>;
       return parsed;
     },
-    offer_data_json: row.offer_data_json,
+    get offer_data_json(): string {
+      return dataJson();
+    },
+    offer_data_json_bytes: bytes,
     version: row.version,
     ...related,
   };

@@ -3,7 +3,8 @@
  * or anything is validated, so an unauthenticated caller always gets a 401 and learns nothing
  * about ids or bodies (CONTRACT 2).
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { ApiKeyRecord } from '../../queries/api-keys.js';
 import { hashKey } from '../../domain/api-keys.js';
 import type { ApiKeyCache } from './key-cache.js';
 import type { KeyUsageRecorder } from './key-usage.js';
@@ -25,16 +26,37 @@ export function presentedKey(header: string | string[] | undefined): string | un
 }
 
 export function createAuthenticator(keys: ApiKeyCache, usage: KeyUsageRecorder, now: () => number = Date.now) {
-  return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
-    const key = presentedKey(request.headers.authorization);
-    if (key === undefined) return reply.code(401).send({ detail: KEY_REQUIRED });
-    const record = await keys.lookup(hashKey(key));
-    if (!record) return reply.code(401).send({ detail: KEY_INVALID });
+  /** Lets the request through (true) or answers 401 (false). */
+  function admit(request: FastifyRequest, reply: FastifyReply, record: ApiKeyRecord | undefined): boolean {
+    if (!record) {
+      reply.code(401).send({ detail: KEY_INVALID });
+      return false;
+    }
     if (!record.is_active || (record.expires_at_ms !== null && record.expires_at_ms <= now())) {
-      return reply.code(401).send({ detail: KEY_NOT_ACTIVE });
+      reply.code(401).send({ detail: KEY_NOT_ACTIVE });
+      return false;
     }
     request.caller = { organizationId: record.organization_id, websiteId: record.website_id, keyId: record.key_id };
     usage.record(record.key_id);
-    return undefined;
+    return true;
+  }
+
+  // Callback style: a key remembered by the cache (nearly every request) is checked synchronously,
+  // with no promise in between; only a key that must be read from the database waits.
+  return function authenticate(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+    const key = presentedKey(request.headers.authorization);
+    if (key === undefined) {
+      reply.code(401).send({ detail: KEY_REQUIRED });
+      return;
+    }
+    const hash = hashKey(key);
+    const fresh = keys.peek(hash);
+    if (fresh) {
+      if (admit(request, reply, fresh.record)) done();
+      return;
+    }
+    keys.lookup(hash).then((record) => {
+      if (admit(request, reply, record)) done();
+    }, done);
   };
 }

@@ -22,11 +22,19 @@ export class ApiKeyCache {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /**
+   * The remembered lookup while it is fresh, synchronously (the hot path of every request), as
+   * `{ record }`; undefined when the key must be read (then call lookup()).
+   */
+  peek(keySha256: string): { record: ApiKeyRecord | undefined } | undefined {
+    if (this.ttlMs <= 0) return undefined;
+    const hit = this.entries.get(keySha256);
+    return hit && hit.expiresAt > this.now() ? hit : undefined;
+  }
+
   async lookup(keySha256: string): Promise<ApiKeyRecord | undefined> {
-    if (this.ttlMs > 0) {
-      const hit = this.entries.get(keySha256);
-      if (hit && hit.expiresAt > this.now()) return hit.record;
-    }
+    const fresh = this.peek(keySha256);
+    if (fresh) return fresh.record;
     const pending = this.inflight.get(keySha256);
     if (pending) return pending;
     const loading = this.load(keySha256)

@@ -8,6 +8,8 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { isDatabaseUnavailable } from '../db-errors.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+/** Retry-After of a 503 (database unreachable, statement timeout, no pooled connection in time). */
+const RETRY_AFTER_SECONDS = 5;
 
 function sendError(reply: FastifyReply, status: number, detail: string): FastifyReply {
   return reply.code(status).type(JSON_TYPE).send({ detail });
@@ -65,6 +67,8 @@ export function handleErrors(app: FastifyInstance): void {
     }
     if (isDatabaseUnavailable(error)) {
       request.log.error({ err: error }, 'database unavailable');
+      // A hint for clients and proxies: the database usually answers again within seconds.
+      reply.header('retry-after', String(RETRY_AFTER_SECONDS));
       return sendError(reply, 503, 'Service Unavailable');
     }
     const status = error.statusCode;
@@ -83,4 +87,23 @@ export function frameworkError(_error: FastifyError, _request: unknown, reply: F
   // This reply skips the onSend hooks, so the security header is set here.
   reply.header('x-content-type-options', 'nosniff');
   void sendError(reply, 400, 'Bad Request');
+}
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (headers over 16 KiB, malformed
+ * request lines): answered in the contract's {"detail": ...} shape instead of Fastify's default
+ * body, then the connection is closed.
+ */
+export function clientError(error: Error & { code?: string }, socket: import('node:net').Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  const body = JSON.stringify({ detail: tooLarge ? 'Request Header Fields Too Large' : 'Bad Request' });
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

@@ -2,9 +2,10 @@
 import type { FastifyInstance } from 'fastify';
 
 export function addSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onSend', async (_request, reply, payload) => {
+  // Callback style: no promise per response.
+  app.addHook('onSend', (_request, reply, payload, done) => {
     reply.header('x-content-type-options', 'nosniff');
     reply.removeHeader('x-powered-by');
-    return payload;
+    done(null, payload);
   });
 }

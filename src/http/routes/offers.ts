@@ -3,7 +3,7 @@
  * JSON by default, XML when the Accept header prefers it (CONTRACT 5); errors stay JSON.
  */
 import Type from 'typebox';
-import { offersPageToJson, offerToJson, type OfferView, type OffersPageView } from '../../domain/offer-view.js';
+import { offersPageToJsonBytes, offerToJsonBytes, type OfferView, type OffersPageView } from '../../domain/offer-view.js';
 import { investmentExists } from '../../queries/investments.js';
 import { findOffer, listOffers, type OfferInclude } from '../../queries/offers.js';
 import { offersPageToXml, offerToXml } from '../../xml/offer-xml.js';
@@ -29,14 +29,15 @@ function negotiate({ request, reply }: OperationContext): 'json' | 'xml' {
   return preferredFormat(request.headers.accept);
 }
 
-function sendOffer(ctx: OperationContext, format: 'json' | 'xml', offer: OfferView): string {
+// JSON is assembled as bytes from the stored offer_data bytes (no string round trip).
+function sendOffer(ctx: OperationContext, format: 'json' | 'xml', offer: OfferView): string | Buffer {
   ctx.reply.type(format === 'xml' ? XML_TYPE : JSON_TYPE);
-  return format === 'xml' ? offerToXml(offer) : offerToJson(offer);
+  return format === 'xml' ? offerToXml(offer) : offerToJsonBytes(offer);
 }
 
-function sendPage(ctx: OperationContext, format: 'json' | 'xml', page: OffersPageView): string {
+function sendPage(ctx: OperationContext, format: 'json' | 'xml', page: OffersPageView): string | Buffer {
   ctx.reply.type(format === 'xml' ? XML_TYPE : JSON_TYPE);
-  return format === 'xml' ? offersPageToXml(page) : offersPageToJson(page);
+  return format === 'xml' ? offersPageToXml(page) : offersPageToJsonBytes(page);
 }
 
 export const readOffer = defineOperation({

@@ -46,6 +46,8 @@ export const issues = {
   boolParsing: (loc: Loc, input: unknown) =>
     issue('bool_parsing', loc, 'Input should be a valid boolean, unable to interpret input', input),
   stringType: (loc: Loc, input: unknown) => issue('string_type', loc, 'Input should be a valid string', input),
+  stringTooLong: (loc: Loc, input: unknown, maxLength: number) =>
+    issue('string_too_long', loc, `String should have at most ${maxLength} characters`, input, { max_length: maxLength }),
   greaterThanEqual: (loc: Loc, input: unknown, ge: number) =>
     issue('greater_than_equal', loc, `Input should be greater than or equal to ${ge}`, input, { ge }),
   lessThanEqual: (loc: Loc, input: unknown, le: number) =>

@@ -24,6 +24,8 @@ import { laxBool, laxFloat, laxInt, laxString, type Lax } from './lax.js';
 import { parseUuid } from './uuid.js';
 
 export const MAX_LIST_VALUES = 1000;
+/** Longest text value a filter may compare with (no stored field needs more to match). */
+export const MAX_FILTER_STRING_LENGTH = 1000;
 
 export interface OffersRequest {
   page: number;
@@ -226,8 +228,24 @@ export function scalarFor(field: OfferField, value: unknown, loc: Loc): Lax<Filt
     case 'text':
     case 'enum':
     case 'url_list':
-      return laxString(value, loc);
+      return filterText(value, loc);
   }
+}
+
+/**
+ * A text value, bounded in length; NUL is refused because PostgreSQL text cannot hold it (no stored
+ * value could ever match it, and the database would reject the parameter).
+ */
+function filterText(value: unknown, loc: Loc): Lax<string> {
+  const text = laxString(value, loc);
+  if (!text.ok) return text;
+  if (text.value.length > MAX_FILTER_STRING_LENGTH && [...text.value].length > MAX_FILTER_STRING_LENGTH) {
+    return { ok: false, issue: issues.stringTooLong(loc, value, MAX_FILTER_STRING_LENGTH) };
+  }
+  if (text.value.includes('\u0000')) {
+    return { ok: false, issue: issues.valueError(loc, value, 'text values may not contain the NUL character') };
+  }
+  return text;
 }
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;

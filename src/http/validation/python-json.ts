@@ -202,9 +202,25 @@ function codePointOffset(text: string, utf16Index: number): number {
   return count;
 }
 
+/** How deeply arrays and objects nest in a parsed value (iterative: the value may be very deep). */
+function nestingDepth(root: unknown): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[root, 0]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    const here = depth + 1;
+    if (here > deepest) deepest = here;
+    if (here > MAX_DEPTH) return here;
+    for (const child of Array.isArray(value) ? value : Object.values(value)) stack.push([child, here]);
+  }
+  return deepest;
+}
+
 export function parsePythonJson(text: string): PythonJsonResult {
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    const value = JSON.parse(text) as unknown;
+    return nestingDepth(value) > MAX_DEPTH ? { ok: false, tooDeep: true } : { ok: true, value };
   } catch {
     // Fall through: find Python's verdict (it also accepts NaN and Infinity).
   }

@@ -1,0 +1,77 @@
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of the benchmark's list queries, built by the service's own query code
+ * (src/queries/offers.ts), on a database holding an imported catalog:
+ *
+ *   npx tsx bench/catalog.ts --offers 100000 --out /tmp/catalog.ndjson
+ *   createdb plans && DATABASE_URL=postgres://postgres@127.0.0.1:5432/plans npx tsx src/cli/index.ts import /tmp/catalog.ndjson
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/plans npx tsx bench/explain-plans.ts [default|filtered|deep|investment]
+ *
+ * Read-only (the import brought the schema up to date). docs/performance.md shows the plans abridged.
+ */
+import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
+import pg from 'pg';
+import type { Database } from '../src/db/database.js';
+import { resolveOfferField, type OfferFilter } from '../src/queries/offer-filters.js';
+import { listOffers } from '../src/queries/offers.js';
+
+const url = process.env.DATABASE_URL;
+if (!url) {
+  process.stderr.write('DATABASE_URL must name a database with an imported catalog\n');
+  process.exit(2);
+}
+const pool = new pg.Pool({ connectionString: url, max: 2, options: '-c TimeZone=UTC' });
+const captured: CompiledQuery[] = [];
+const db = new Kysely<Database>({
+  dialect: new PostgresDialect({ pool }),
+  log: (event) => {
+    if (event.level === 'query') captured.push(event.query);
+  },
+});
+
+const field = (name: string) => resolveOfferField(name)!;
+const { rows: orgs } = await pool.query<{ organization_id: string; city: string }>(`
+  select organization_id,
+    (select address_city from offers o where o.organization_id = x.organization_id and o.is_active
+      group by 1 order by count(*) desc limit 1) as city
+  from organizations x order by organization_id limit 1`);
+const org = orgs[0]!;
+const { rows: investments } = await pool.query<{ investment_id: string }>(
+  `select investment_id from investments where organization_id = $1 order by investment_id limit 1`,
+  [org.organization_id],
+);
+
+const base = { organizationId: org.organization_id, page: 1, size: 50, include: new Set<never>() };
+const cases: Record<string, Parameters<typeof listOffers>[1]> = {
+  default: { ...base, filters: [] },
+  filtered: {
+    ...base,
+    filters: [
+      { field: field('price'), operator: 'between', value: [300_000, 900_000] },
+      { field: field('rooms'), operator: 'in', value: [2, 3] },
+      { field: field('address_city'), operator: 'eq', value: org.city },
+      { field: field('has_balcony'), operator: 'eq', value: true },
+    ] as OfferFilter[],
+    sort: { field: field('price'), direction: 'asc' },
+  },
+  deep: {
+    ...base,
+    filters: [{ field: field('price'), operator: 'between', value: [50_000, 8_000_000] }] as OfferFilter[],
+    sort: { field: field('price'), direction: 'desc' },
+    page: 100,
+  },
+  ...(investments[0] ? { investment: { ...base, filters: [], investmentId: investments[0].investment_id } } : {}),
+};
+
+const only = process.argv[2];
+for (const [name, query] of Object.entries(cases)) {
+  if (only && only !== name) continue;
+  captured.length = 0;
+  const page = await listOffers(db, query);
+  process.stdout.write(`\n=== ${name}: total ${page.total}, ${page.items.length} items\n`);
+  for (const compiled of captured) {
+    process.stdout.write(`--- ${compiled.sql.replace(/\s+/g, ' ')}\n    parameters ${JSON.stringify(compiled.parameters)}\n`);
+    const plan = await pool.query(`explain (analyze, buffers) ${compiled.sql}`, compiled.parameters as unknown[]);
+    for (const row of plan.rows as Record<string, string>[]) process.stdout.write(`    ${row['QUERY PLAN']}\n`);
+  }
+}
+await db.destroy();

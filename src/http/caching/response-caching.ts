@@ -1,0 +1,196 @@
+/**
+ * The route hooks that make repeated reads cheap, for every /api/v1 read operation:
+ *
+ * - lookup (after the key check, before validation and any database work): a request whose key
+ *   (organization, content version, method, URL with query, negotiated format and, for POST, the
+ *   body bytes and Content-Type) matches an earlier 200 is answered from memory. Only 200s are
+ *   stored, so a hit is always a request that passed validation before.
+ * - finish (onSend, every 200): stores the body, then sends it with a strong ETag (GET),
+ *   `Cache-Control: private, no-cache`, `Vary: Accept, Authorization[, Accept-Encoding]`,
+ *   answers a matching If-None-Match with 304, and compresses (br, gzip) when the client asks and
+ *   the body is large enough. Errors pass through untouched: uncompressed JSON, never stored.
+ *
+ * With the cache off (RESPONSE_CACHE=off) nothing is stored, but ETags, 304 and compression work
+ * the same (the ETag is then computed per response).
+ */
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onSendHookHandler } from 'fastify';
+import type { ContentVersion } from '../../cache/content-version.js';
+import {
+  compress,
+  compressed,
+  responseEntry,
+  strongEtag,
+  variantEtag,
+  type CachedResponse,
+  type Encoding,
+  type ResponseCache,
+} from '../../cache/response-cache.js';
+import { preferredFormat } from '../negotiate.js';
+import { preferredEncoding } from './accept-encoding.js';
+import { ifNoneMatchHits } from './if-none-match.js';
+
+/** Bodies below this are sent as they are: compression would save less than its cost. */
+export const COMPRESS_MIN_BYTES = 1024;
+
+/**
+ * Clients may keep a response but must revalidate it (If-None-Match) before every reuse: content
+ * changes whenever an import runs, and a 304 costs little. `private`: answers depend on the key.
+ */
+export const CACHE_CONTROL = 'private, no-cache';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+const variantEtags = (etag: string): string[] => [etag, variantEtag(etag, 'br'), variantEtag(etag, 'gzip')];
+
+const kKey = Symbol('responseCacheKey');
+const kVersion = Symbol('responseCacheVersion');
+const kEntry = Symbol('responseCacheEntry');
+
+interface CachingState {
+  [kKey]?: string;
+  [kVersion]?: string;
+  [kEntry]?: CachedResponse;
+}
+
+export interface ResponseCaching {
+  /** Route onRequest hook of GET reads (no body to wait for). */
+  lookupGet(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void;
+  /** Route preValidation hook of POST reads (the body is needed for the key); before input checks. */
+  lookupPost(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void;
+  /** Route onSend hook of every read. */
+  finish: onSendHookHandler<unknown>;
+}
+
+const VARY = 'Accept, Authorization';
+const VARY_COMPRESSIBLE = 'Accept, Authorization, Accept-Encoding';
+
+/** Sets Vary, keeping values already there (Accept from the offer routes, Origin from CORS). */
+function setVary(reply: FastifyReply, vary: string): void {
+  const current = reply.getHeader('vary');
+  if (typeof current !== 'string' || current === '') {
+    reply.header('vary', vary);
+    return;
+  }
+  const list = current.split(',').map((v) => v.trim()).filter(Boolean);
+  const lower = new Set(list.map((v) => v.toLowerCase()));
+  for (const value of vary.split(', ')) if (!lower.has(value.toLowerCase())) list.push(value);
+  reply.header('vary', list.join(', '));
+}
+
+/** Whether If-None-Match names this body, in any of its codings (a single exact tag is checked first). */
+function notModified(header: string | undefined, entry: CachedResponse): boolean {
+  if (header === undefined) return false;
+  const validators = (entry.validators ??= variantEtags(entry.etag));
+  return validators.includes(header) || ifNoneMatchHits(header, validators);
+}
+
+/** The body of a POST as part of a key: short bodies as they are, longer ones by digest. */
+function bodyKey(body: unknown): string {
+  if (!Buffer.isBuffer(body)) return '-';
+  return body.length <= 512 ? body.toString('latin1') : strongEtag(body);
+}
+
+export function createResponseCaching(options: {
+  cache: ResponseCache;
+  version: ContentVersion;
+  /** Operations answering JSON or XML by Accept; the others always answer JSON. */
+  negotiates: boolean;
+}): ResponseCaching {
+  const { cache, version, negotiates } = options;
+
+  function keyOf(request: FastifyRequest, current: string): string | undefined {
+    const caller = request.caller;
+    if (!caller) return undefined;
+    // HEAD is GET without the body: both share entries.
+    const method = request.method === 'POST' ? 'POST' : 'GET';
+    const format = negotiates ? preferredFormat(request.headers.accept) : 'json';
+    const key = `${caller.organizationId}\n${current}\n${method}\n${format}\n${request.url}`;
+    if (method !== 'POST') return key;
+    return `${key}\n${request.headers['content-type'] ?? ''}\n${bodyKey(request.body)}`;
+  }
+
+  /**
+   * Sets the caching headers of a 200 answer of this entry and picks its coding. For a GET whose
+   * If-None-Match names the body, answers 304 instead (true): a tag of any coding of the same body
+   * revalidates, since the content the client holds is current (as Apache does with its -gzip
+   * tags); the 304 names the coding this request would get.
+   */
+  function prepare(request: FastifyRequest, reply: FastifyReply, entry: CachedResponse): { encoding?: Encoding; notModified: boolean } {
+    const compressible = entry.body.length >= COMPRESS_MIN_BYTES;
+    const encoding = compressible ? preferredEncoding(request.headers['accept-encoding']) : undefined;
+    reply.header('cache-control', CACHE_CONTROL);
+    setVary(reply, compressible ? VARY_COMPRESSIBLE : VARY);
+    if (request.method === 'POST') return { encoding, notModified: false };
+    reply.header('etag', variantEtag(entry.etag, encoding));
+    if (!notModified(request.headers['if-none-match'], entry)) return { encoding, notModified: false };
+    reply.code(304);
+    reply.removeHeader('content-type');
+    reply.removeHeader('content-length');
+    return { notModified: true };
+  }
+
+  // Hooks in callback style: a hit, the hot path, allocates no promise.
+  function lookup(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+    const current = version.current;
+    const key = cache.enabled && current !== undefined ? keyOf(request, current) : undefined;
+    if (key === undefined) {
+      done();
+      return;
+    }
+    const state = request as FastifyRequest & CachingState;
+    const entry = cache.get(key);
+    if (entry) {
+      state[kEntry] = entry;
+      // A revalidation that hits is answered here; finish() lets a 304 pass.
+      if (request.headers['if-none-match'] !== undefined && prepare(request, reply, entry).notModified) reply.send();
+      else reply.code(200).type(entry.contentType).send(entry.body);
+      return;
+    }
+    state[kKey] = key;
+    state[kVersion] = current;
+    done();
+  }
+
+  const finish: onSendHookHandler<unknown> = (request, reply, payload, done) => {
+    if (reply.statusCode !== 200) {
+      done(null, payload);
+      return;
+    }
+    const state = request as FastifyRequest & CachingState;
+    let entry = state[kEntry];
+    let stored = entry !== undefined;
+    if (entry === undefined) {
+      const body = Buffer.isBuffer(payload) ? payload : typeof payload === 'string' ? Buffer.from(payload) : undefined;
+      if (body === undefined) {
+        done(null, payload);
+        return;
+      }
+      const contentType = String(reply.getHeader('content-type') ?? JSON_TYPE);
+      const key = state[kKey];
+      // Stored only under the version the request started with, and only while it is current:
+      // a response read across an import is sent, never kept.
+      stored = key !== undefined && state[kVersion] === version.current;
+      const isGet = request.method !== 'POST';
+      entry = stored ? cache.set(key!, body, contentType) : responseEntry(body, contentType, isGet ? strongEtag(body) : '');
+    }
+
+    const { encoding, notModified } = prepare(request, reply, entry);
+    if (notModified) {
+      // No body; Fastify's HEAD handling reads the payload as a stream unless it is a string.
+      done(null, request.method === 'HEAD' ? '' : null);
+      return;
+    }
+    if (encoding === undefined) {
+      done(null, entry.body);
+      return;
+    }
+    // Stored entries keep their compressed variants; others are compressed for this response only.
+    (stored ? compressed(entry, encoding) : compress(entry.body, encoding)).then((body) => {
+      reply.header('content-encoding', encoding);
+      reply.removeHeader('content-length');
+      done(null, body);
+    }, done);
+  };
+
+  return { lookupGet: lookup, lookupPost: lookup, finish };
+}
