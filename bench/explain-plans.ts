@@ -19,7 +19,7 @@ if (!url) {
   process.stderr.write('DATABASE_URL must name a database with an imported catalog\n');
   process.exit(2);
 }
-const pool = new pg.Pool({ connectionString: url, max: 2, options: '-c TimeZone=UTC' });
+const pool = new pg.Pool({ connectionString: url, max: 2, options: '-c TimeZone=UTC' + (process.env.PGOPTIONS_EXTRA ?? '') });
 const captured: CompiledQuery[] = [];
 const db = new Kysely<Database>({
   dialect: new PostgresDialect({ pool }),
