@@ -7,6 +7,7 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/plans npx tsx bench/explain-plans.ts [default|filtered|deep|investment]
  *
  * Read-only (the import brought the schema up to date). docs/performance.md shows the plans abridged.
+ * PGOPTIONS_EXTRA=' -c random_page_cost=1.1' tries other planner settings for the session.
  */
 import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
 import pg from 'pg';
