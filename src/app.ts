@@ -44,7 +44,8 @@ function loggerOptions(config: Config, logger: BuildAppOptions['logger']): Fasti
   return {
     level: config.logLevel,
     ...base,
-    serializers: { req: serializeRequest },
+    // A caller's own serializers (tests) win; ours masks keys pasted into URLs.
+    serializers: { req: serializeRequest, ...(base as { serializers?: Record<string, unknown> }).serializers },
     redact: { paths: [...REDACTED_PATHS, ...extraPaths], censor: '[redacted]' },
   };
 }

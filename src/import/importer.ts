@@ -649,17 +649,19 @@ export async function importBundle(db: Kysely<Database>, source: RecordSource, o
   return report;
 }
 
-/** Rows written before the planner re-reads its statistics make it fall back to sequential scans. */
+/** Below this many written rows, autovacuum's own pace is good enough. */
 const ANALYZE_AFTER_ROWS = 1000;
 
 /**
- * Refreshes the planner's statistics after a large import, so that the very next list query uses
- * the offer indexes instead of waiting for autovacuum (which may take minutes, or never run on the
- * embedded database). Outside the import transaction: the data is already committed.
+ * Vacuums and analyzes after a large import, so that the very next list query uses the offer
+ * indexes (index-only where it can) instead of waiting for autovacuum, which may take minutes or be
+ * off. Outside the import transaction: the data is already committed.
  */
 async function refreshPlannerStatistics(db: Kysely<Database>, report: ImportReport): Promise<void> {
   const written = Object.values(report.counts).reduce((sum, c) => sum + c.created + c.changed, report.pruned);
   if (written < ANALYZE_AFTER_ROWS) return;
-  await sql`analyze offers`.execute(db);
+  // VACUUM as well: index-only counts and deep pages need the visibility map, and autovacuum may
+  // be off or slow. It cannot run inside a transaction, hence here, after the commit.
+  await sql`vacuum (analyze) offers`.execute(db);
   await sql`analyze agents, branches, investments`.execute(db);
 }
