@@ -7,16 +7,15 @@
 import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase, type DbHandle } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { buildTestApp, post, type TestApp } from '../helpers/app.js';
-import { createThrowawayPostgres, onPostgres } from '../helpers/db.js';
+import { onPostgres } from '../helpers/db.js';
 import { insertFixture, KEYS } from '../helpers/fixtures.js';
-import { createPgCluster, pgClusterAvailable, type PgCluster } from '../helpers/pg-cluster.js';
+import { createPostgresDatabase, pgClusterAvailable } from '../helpers/pg-cluster.js';
 
 const priceFilters = (n: number) => Array.from({ length: n }, () => ({ field: 'price', operator: 'gte', value: 1 }));
 
@@ -133,21 +132,11 @@ describe('bounded request inputs', () => {
 });
 
 describe.runIf(onPostgres || pgClusterAvailable())('statement timeout and pool wait (PostgreSQL)', () => {
-  let cluster: PgCluster | undefined;
   let url: string;
   let drop = async () => {};
 
   beforeAll(async () => {
-    if (onPostgres) {
-      ({ url, drop } = await createThrowawayPostgres());
-    } else {
-      cluster = await createPgCluster();
-      const admin = new pg.Client({ connectionString: cluster.adminUrl });
-      await admin.connect();
-      await admin.query('CREATE DATABASE ecs_bounds');
-      await admin.end();
-      url = cluster.urlFor('ecs_bounds');
-    }
+    ({ url, drop } = await createPostgresDatabase('ecs_bounds'));
     const seed = await openDatabase({ databaseUrl: url, poolMax: 1 });
     await migrateToLatest(seed.db);
     await insertFixture(seed.db);
@@ -155,7 +144,6 @@ describe.runIf(onPostgres || pgClusterAvailable())('statement timeout and pool w
   });
   afterAll(async () => {
     await drop();
-    await cluster?.destroy();
   });
 
   /** The app on its own pool, with a test-only route that runs pg_sleep(seconds). */

@@ -12,15 +12,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DbHandle } from '../../src/db/connect.js';
 import type { Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { IMPORT_LOCK_KEY } from '../../src/import/importer.js';
-import { createThrowawayPostgres, onPostgres } from '../helpers/db.js';
+import { onPostgres } from '../helpers/db.js';
 import { insertFixture, ORG_A, uid, WEBSITE_A1 } from '../helpers/fixtures.js';
-import { createPgCluster, pgClusterAvailable, type PgCluster } from '../helpers/pg-cluster.js';
+import { createPostgresDatabase, pgClusterAvailable } from '../helpers/pg-cluster.js';
 import { projectRoot } from './server-process.js';
 
 /** Offers in the big bundle: more than one progress line (every 50,000 records) of the CLI. */
@@ -125,22 +124,12 @@ afterAll(() => {
 const postgresAvailable = onPostgres || pgClusterAvailable();
 
 describe.runIf(postgresAvailable)('import safety on PostgreSQL', () => {
-  let cluster: PgCluster | undefined;
   let url: string;
   let drop = async () => {};
   let handle: DbHandle;
 
   beforeAll(async () => {
-    if (onPostgres) {
-      ({ url, drop } = await createThrowawayPostgres());
-    } else {
-      cluster = await createPgCluster();
-      const admin = new pg.Client({ connectionString: cluster.adminUrl });
-      await admin.connect();
-      await admin.query('CREATE DATABASE ecs_import');
-      await admin.end();
-      url = cluster.urlFor('ecs_import');
-    }
+    ({ url, drop } = await createPostgresDatabase('ecs_import'));
     handle = await openDatabase({ databaseUrl: url, poolMax: 2 });
     await migrateToLatest(handle.db);
     await insertFixture(handle.db);
@@ -148,7 +137,6 @@ describe.runIf(postgresAvailable)('import safety on PostgreSQL', () => {
   afterAll(async () => {
     await handle?.close();
     await drop();
-    await cluster?.destroy();
   });
 
   const importLockHeld = async () => {

@@ -14,6 +14,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import pg from 'pg';
+import { createThrowawayPostgres, onPostgres } from './db.js';
 
 const run = promisify(execFile);
 
@@ -110,4 +112,19 @@ export async function createPgCluster(): Promise<PgCluster> {
   };
   await cluster.start();
   return cluster;
+}
+
+/**
+ * A throwaway PostgreSQL database for tests that need PostgreSQL itself: on TEST_DATABASE_URL's
+ * server when it is set, otherwise in a private cluster started for the test. `drop` removes
+ * whichever was made.
+ */
+export async function createPostgresDatabase(name: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (onPostgres) return createThrowawayPostgres();
+  const cluster = await createPgCluster();
+  const admin = new pg.Client({ connectionString: cluster.adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  return { url: cluster.urlFor(name), drop: () => cluster.destroy() };
 }
