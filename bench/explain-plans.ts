@@ -12,8 +12,8 @@
 import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../src/db/database.js';
-import { resolveOfferField, type OfferFilter } from '../src/queries/offer-filters.js';
-import { listOffers } from '../src/queries/offers.js';
+import { resolveOfferField, type OfferFilter } from '../src/domain/offer-query.js';
+import { OfferReader, type OfferListQuery } from '../src/queries/offers.js';
 
 const url = process.env.DATABASE_URL;
 if (!url) {
@@ -41,8 +41,10 @@ const { rows: investments } = await pool.query<{ investment_id: string }>(
   [org.organization_id],
 );
 
-const base = { organizationId: org.organization_id, page: 1, size: 50, include: new Set<never>() };
-const cases: Record<string, Parameters<typeof listOffers>[1]> = {
+const visibility = { organizationId: org.organization_id };
+const reader = new OfferReader(db);
+const base = { page: 1, size: 50, sort: undefined, include: new Set<never>() };
+const cases: Record<string, OfferListQuery> = {
   default: { ...base, filters: [] },
   filtered: {
     ...base,
@@ -67,7 +69,7 @@ const only = process.argv[2];
 for (const [name, query] of Object.entries(cases)) {
   if (only && only !== name) continue;
   captured.length = 0;
-  const page = await listOffers(db, query);
+  const page = await reader.list(visibility, query);
   process.stdout.write(`\n=== ${name}: total ${page.total}, ${page.items.length} items\n`);
   for (const compiled of captured) {
     process.stdout.write(`--- ${compiled.sql.replace(/\s+/g, ' ')}\n    parameters ${JSON.stringify(compiled.parameters)}\n`);

@@ -5,7 +5,7 @@
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { ContentVersion } from './cache/content-version.js';
-import { attachOfferBodyCache, OfferBodyCache } from './cache/offer-body-cache.js';
+import { OfferBodyCache } from './cache/offer-body-cache.js';
 import { ResponseCache } from './cache/response-cache.js';
 import type { Config } from './config.js';
 import type { DbHandle } from './db/connect.js';
@@ -24,6 +24,10 @@ import { ROUTES, type RouteEntry } from './http/routes.js';
 import { SCHEMA_REGISTRY } from './http/schemas/shared.js';
 import { createInputHook } from './http/validation/input-hook.js';
 import { findApiKeyByHash, touchApiKeyLastUsed } from './queries/api-keys.js';
+import { readContentVersion } from './queries/content-state.js';
+import { FragmentCache } from './xml/fragment-cache.js';
+import { OFFER_DATA_FRAGMENT_CHARS } from './xml/offer-xml.js';
+import { OfferReader } from './queries/offers.js';
 import type { ReadDb } from './queries/readonly.js';
 
 export interface BuildAppOptions {
@@ -99,13 +103,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // Whole responses are cached per organization and content version; every instance polls the
   // version, so an import empties every instance's cache within one poll interval.
-  const contentVersion = new ContentVersion(options.db.db, config.contentPollMs);
+  const contentVersion = new ContentVersion(() => readContentVersion(readDb), config.contentPollMs);
   const responseCache = new ResponseCache({ enabled: config.responseCache, maxBytes: config.responseCacheBytes });
   contentVersion.onChange(() => responseCache.clear());
   await contentVersion.start();
   app.addHook('onClose', async () => contentVersion.stop());
   // Offer bodies are kept by row version (never stale), whatever RESPONSE_CACHE says.
-  if (config.offerBodyCacheBytes > 0) attachOfferBodyCache(readDb, new OfferBodyCache(config.offerBodyCacheBytes));
+  const xmlFragments = new FragmentCache(OFFER_DATA_FRAGMENT_CHARS);
+  const offers = new OfferReader(readDb, config.offerBodyCacheBytes > 0 ? new OfferBodyCache(config.offerBodyCacheBytes) : undefined);
 
   const register = (scope: FastifyInstance, entry: RouteEntry) => {
     const { operation } = entry;
@@ -138,7 +143,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       preValidation: caching && entry.method === 'POST' ? [caching.lookupPost, inputHook] : inputHook,
       ...(caching ? { onSend: caching.finish } : {}),
       handler: async (request, reply) => {
-        const context: OperationContext = { db: readDb, caller: request.caller, request, reply };
+        const context: OperationContext = { db: readDb, offers, xmlFragments, caller: request.caller, request, reply };
         return operation.handle(request.apiInput, context);
       },
     });

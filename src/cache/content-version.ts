@@ -5,16 +5,15 @@
  * Polling works the same on PGlite and PostgreSQL and survives database restarts, which
  * LISTEN/NOTIFY on a dedicated connection would not without reconnect logic.
  */
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.js';
 
 export class ContentVersion {
   private value: string | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly listeners: Array<(version: string) => void> = [];
 
+  /** `read` returns the stored version (src/queries/content-state.ts); it may reject while the database is away. */
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly read: () => Promise<string | undefined>,
     private readonly intervalMs: number,
   ) {}
 
@@ -30,12 +29,7 @@ export class ContentVersion {
   /** Reads the version now; a failed read keeps the previous value (the database may be down). */
   async refresh(): Promise<string | undefined> {
     try {
-      const row = await this.db
-        .selectFrom('content_state')
-        .select('content_version')
-        .where('id', '=', 1)
-        .executeTakeFirst();
-      const next = row ? String(row.content_version) : undefined;
+      const next = await this.read();
       if (next !== undefined && next !== this.value) {
         const first = this.value === undefined;
         this.value = next;

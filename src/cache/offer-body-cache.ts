@@ -8,10 +8,9 @@
  * Each piece carries the row version token it was read with (xmin, version, updated_at; see
  * src/queries/offers.ts): the queries always read the current token and use a piece only when the
  * tokens are equal, so a changed offer is never served stale, whoever changed it and however.
- * Bounded by bytes (LRU). One cache per database handle, registered by buildApp.
+ * Bounded by bytes (LRU). buildApp makes one and hands it to the offer reader.
  */
 import { LRUCache } from 'lru-cache';
-import type { ReadDb } from '../queries/readonly.js';
 
 interface Piece {
   readonly token: string;
@@ -46,15 +45,4 @@ export class OfferBodyCache {
   clear(): void {
     this.lru.clear();
   }
-}
-
-const byDatabase = new WeakMap<object, OfferBodyCache>();
-
-/** Registers the cache the offer queries use with this handle (none: every body is read). */
-export function attachOfferBodyCache(db: ReadDb, cache: OfferBodyCache): void {
-  byDatabase.set(db, cache);
-}
-
-export function offerBodyCacheOf(db: ReadDb): OfferBodyCache | undefined {
-  return byDatabase.get(db);
 }

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { sql } from 'kysely';
+import { pingDatabase } from '../queries/health.js';
 import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type DbHandle } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
@@ -73,7 +73,7 @@ export async function withDatabase<T>(io: CliIo, run: (db: DbHandle, config: Con
   });
   try {
     try {
-      await sql`select 1`.execute(handle.db);
+      await pingDatabase(handle.db);
     } catch (error) {
       if (isConnectionError(error)) {
         // The URL may hold a password: name the variable, not its value.

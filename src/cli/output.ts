@@ -1,7 +1,7 @@
 /**
  * How results look: plain tables for people, one JSON document for scripts (--json).
  */
-import type { KeySummary } from '../domain/keys.js';
+import type { KeySummary } from '../writes/api-keys.js';
 import { formatProblem, REPORT_KINDS, type ImportReport, type Problem } from '../import/index.js';
 
 /** How many problems a failed import prints (all of them are counted). */

@@ -5,9 +5,8 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
-import { createKey } from '../domain/keys.js';
-import { importBundle, type ImportReport } from '../import/importer.js';
-import { memorySource } from '../import/source.js';
+import { createKey } from '../writes/api-keys.js';
+import { importBundle, memorySource, type ImportReport } from '../import/index.js';
 import { buildDemoBundle, DEMO_OFFER_COUNT, DEMO_SEED } from './bundle.js';
 
 export { buildDemoBundle, DEMO_SEED, DEMO_OFFER_COUNT } from './bundle.js';

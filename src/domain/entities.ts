@@ -3,8 +3,8 @@
  * (an allow-list: a column that is not named here never reaches a client).
  */
 import type { AgentRow, BranchRow, InvestmentRow, LocationData, OrganizationRow } from '../db/database.js';
-import type { Agent, Branch, Investment, Location, OpenTime, Organization } from '../schemas/resources.js';
-import { WEEKDAYS } from '../schemas/resources.js';
+import type { Agent, Branch, Investment, Location, OpenTime, Organization } from './resources.js';
+import { WEEKDAYS } from './resources.js';
 
 const LOCATION_FIELDS = [
   'address_city',

@@ -138,20 +138,3 @@ export const OFFER_TOP_FIELDS: readonly OfferDataField[] = [
   f('branch_id', 'uuid'),
   f('investment_id', 'uuid'),
 ];
-
-/**
- * offer_data fields stored as typed, generated columns of the offers table (and indexed), so that
- * the common filters and sorts use an index instead of reading offer_data.
- */
-export const OFFER_DATA_COLUMNS: Readonly<Record<string, string>> = {
-  price: 'price',
-  price_per_meter: 'price_per_meter',
-  property_size: 'property_size',
-  rooms: 'rooms',
-  offer_type: 'offer_type',
-  market_type: 'market_type',
-  address_city: 'address_city',
-  address_district: 'address_district',
-  // Added by migration 2026_11_21_0002: the boolean of the typical listing-page search.
-  has_balcony: 'has_balcony',
-};

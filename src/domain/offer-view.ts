@@ -4,7 +4,7 @@
  * entities that were asked for with `include` (null when not included or not linked).
  * The JSON renderers here and the XML renderers in src/xml/ both take these views.
  */
-import type { Agent, Branch, Investment, Organization } from '../schemas/resources.js';
+import type { Agent, Branch, Investment, Organization } from './resources.js';
 import { toApiTimestamp } from './timestamps.js';
 
 export interface OfferView {

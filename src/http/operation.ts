@@ -5,7 +5,9 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
+import type { OfferReader } from '../queries/offers.js';
 import type { ReadDb } from '../queries/readonly.js';
+import type { FragmentCache } from '../xml/fragment-cache.js';
 import type { InputChecker } from './validation/input-checker.js';
 
 /** The authenticated website. */
@@ -17,6 +19,10 @@ export interface Caller {
 
 export interface OperationContext {
   readonly db: ReadDb;
+  /** The offer reads, with this process's offer body cache. */
+  readonly offers: OfferReader;
+  /** Rendered <offer_data> elements of this process (XML answers). */
+  readonly xmlFragments: FragmentCache;
   /** Set on every /api/v1 operation (authentication runs first); null on the service routes. */
   readonly caller: Caller | null;
   readonly request: FastifyRequest;

@@ -4,10 +4,13 @@
  *   const source = await openBundleFile('bundle.ndjson');
  *   const report = await importBundle(db, source, { prune: true });
  */
-export { importBundle, IMPORT_LOCK_KEY, REPORT_KINDS } from './importer.js';
-export type { ImportOptions, ImportProgress, ImportReport, KindCounts, ReportKind } from './importer.js';
+export { importBundle } from './importer.js';
+export type { ImportOptions, ImportProgress } from './importer.js';
+export { REPORT_KINDS } from './report.js';
+export type { ImportReport, KindCounts, ReportKind } from './report.js';
+export { IMPORT_LOCK_KEY } from '../writes/import-session.js';
 export { openBundleFile, memorySource, detectFormat } from './source.js';
-export type { BundleFormat, RecordSource, SourceItem } from './source.js';
+export type { BundleFormat, RecordSource, SourceItem } from './record-source.js';
 export { ImportBusyError, ImportError, ImportInputError, ImportRejectedError } from './errors.js';
 export { formatProblem } from './problems.js';
 export type { Problem } from './problems.js';

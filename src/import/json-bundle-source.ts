@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { joinPath } from './problems.js';
 import { BUNDLE_KEY, KIND_OF_BUNDLE_KEY, RECORD_KINDS, type RecordKind } from './schemas.js';
-import type { RecordSource, SourceItem } from './source.js';
+import type { RecordSource, SourceItem } from './record-source.js';
 
 // stream-json is CommonJS without ESM named exports.
 const require = createRequire(import.meta.url);

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { RECORD_KINDS, type RecordKind } from './schemas.js';
-import type { RecordSource, SourceItem } from './source.js';
+import type { RecordSource, SourceItem } from './record-source.js';
 
 const KIND_LIST = RECORD_KINDS.join(', ');
 

@@ -46,3 +46,10 @@ export function joinPath(base: string, segment: string | number): string {
   if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(segment)) return base === '' ? segment : `${base}.${segment}`;
   return `${base}[${JSON.stringify(segment)}]`;
 }
+
+/** A path inside a record, joined to the record's own path ("offers[3]" + "offer_data.price"). */
+export function within(recordPath: string, relative: string): string {
+  if (recordPath === '') return relative;
+  if (relative === '') return recordPath;
+  return relative.startsWith('[') ? recordPath + relative : `${recordPath}.${relative}`;
+}

@@ -5,12 +5,11 @@
  * offer_data goes through normalizeOfferData / renderOfferDataJson and nothing else.
  */
 import { createHash } from 'node:crypto';
-import type { RawBuilder } from 'kysely';
 import { hashKey, VISIBLE_PREFIX_LENGTH } from '../domain/api-keys.js';
 import { toLocation } from '../domain/entities.js';
 import { normalizeOfferData, renderOfferDataJson } from '../domain/offer-data.js';
 import { toStoredTimestamp } from '../domain/timestamps.js';
-import { WEEKDAYS } from '../schemas/resources.js';
+import { WEEKDAYS } from '../domain/resources.js';
 import type {
   AgentInput,
   ApiKeyInputRecord,
@@ -20,10 +19,8 @@ import type {
   OrganizationInput,
   WebsiteInput,
 } from './schemas.js';
+import type { ApiKeyRowDraft, OfferRowDraft, Row } from '../writes/import-rows.js';
 
-/** A row value: a plain parameter, or an SQL expression such as now(). */
-export type RowValue = string | number | boolean | null | RawBuilder<unknown>;
-export type Row = Record<string, RowValue>;
 
 const json = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
 const opt = <T>(value: T | null | undefined): T | null => value ?? null;
@@ -59,16 +56,6 @@ export function derivedKeyId(keySha256: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-export interface ApiKeyRowDraft {
-  /** undefined until resolved: an existing key with the same hash, or derivedKeyId(). */
-  key_id: string | undefined;
-  website_id: string;
-  key_sha256: string;
-  key_prefix: string | null;
-  label: string | null;
-  is_active: boolean;
-  expires_at: string | null;
-}
 
 /** The plain key is hashed here and goes no further. */
 export function apiKeyDraft(websiteId: string, k: ApiKeyInputRecord): ApiKeyRowDraft {
@@ -134,19 +121,6 @@ export function investmentRow(r: InvestmentInput): Row {
   };
 }
 
-export interface OfferRowDraft {
-  offer_id: string;
-  organization_id: string;
-  external_id: string;
-  agent_id: string | null;
-  branch_id: string | null;
-  investment_id: string | null;
-  is_active: boolean;
-  /** As the record gives it (stored form), or undefined: keep the stored one / now() when new. */
-  created_at: string | undefined;
-  /** normalized offer_data rendered once; stored as the jsonb offer_data and as offer_data_json. */
-  offer_data_json: string;
-}
 
 export function offerRow(r: OfferInput): OfferRowDraft {
   const stored = normalizeOfferData(r.offer_data as Record<string, unknown>, { offer_id: r.offer_id, external_id: r.external_id });

@@ -17,7 +17,7 @@ import {
   OfferSchema,
   OpenTimeSchema,
   OrganizationSchema,
-} from '../schemas/resources.js';
+} from '../domain/resources.js';
 import { OFFER_DATA_FIELDS } from '../domain/offer-fields.js';
 
 export const RECORD_KINDS = ['organization', 'website', 'branch', 'agent', 'investment', 'offer'] as const;

@@ -1,7 +1,6 @@
 /**
- * Where bundle records come from: an NDJSON file (ndjson-source.ts), a JSON bundle file
- * (json-bundle-source.ts), or a bundle already in memory (the demo). Every source can be read more than once: the importer
- * makes a second pass when an offer comes before an entity it links to.
+ * Opens the record sources of record-source.ts: an NDJSON file (ndjson-source.ts), a JSON bundle
+ * file (json-bundle-source.ts), or a bundle already in memory (the demo).
  *
  * Format detection: a file ending in .ndjson or .jsonl is NDJSON. Otherwise the first non-blank
  * line decides: when it is a complete JSON object with a string "type" member it is NDJSON, and
@@ -13,35 +12,8 @@ import { ImportInputError } from './errors.js';
 import { jsonFileSource } from './json-bundle-source.js';
 import { ndjsonFileSource } from './ndjson-source.js';
 import { joinPath } from './problems.js';
-import { KIND_OF_BUNDLE_KEY, type RecordKind } from './schemas.js';
-
-export type SourceItem =
-  | {
-      readonly recordNo: number;
-      readonly kind: RecordKind;
-      /** JSON path of the record in the file: "offers[3]" in a bundle, "" on an NDJSON line. */
-      readonly path: string;
-      readonly value: unknown;
-    }
-  | {
-      /** The record the problem belongs to; undefined for the file as a whole. */
-      readonly recordNo: number | undefined;
-      readonly path: string;
-      readonly problem: string;
-    };
-
-export interface RecordSource {
-  /** For messages: the file name, or what the bundle is. */
-  readonly name: string;
-  /** Size in bytes, when known (progress display). */
-  readonly totalBytes: number | undefined;
-  /** Bytes consumed so far by the pass under way. */
-  readonly bytesRead: number;
-  /** Reads every record from the start. */
-  records(): AsyncIterable<SourceItem>;
-}
-
-export type BundleFormat = 'json' | 'ndjson';
+import type { BundleFormat, RecordSource, SourceItem } from './record-source.js';
+import { KIND_OF_BUNDLE_KEY } from './schemas.js';
 
 const READ_CHUNK = 256 * 1024;
 const DETECT_BYTES = 1 << 20;

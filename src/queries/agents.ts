@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import type { AgentRow } from '../db/database.js';
 import { prepared } from '../db/prepared.js';
 import { toAgent } from '../domain/entities.js';
-import type { Agent } from '../schemas/resources.js';
+import type { Agent } from '../domain/resources.js';
 import type { ReadDb } from './readonly.js';
 
 const COLUMNS = sql.raw(

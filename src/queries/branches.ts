@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import type { BranchRow } from '../db/database.js';
 import { prepared } from '../db/prepared.js';
 import { toBranch } from '../domain/entities.js';
-import type { Branch } from '../schemas/resources.js';
+import type { Branch } from '../domain/resources.js';
 import type { ReadDb } from './readonly.js';
 
 const COLUMNS = sql.raw(

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import type { InvestmentRow } from '../db/database.js';
 import { prepared } from '../db/prepared.js';
 import { toInvestment } from '../domain/entities.js';
-import type { Investment } from '../schemas/resources.js';
+import type { Investment } from '../domain/resources.js';
 import type { ReadDb } from './readonly.js';
 
 const COLUMNS = sql.raw('investment_id, organization_id, webpage_id, name, description, is_active, created_at, updated_at');

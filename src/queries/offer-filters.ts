@@ -1,120 +1,29 @@
 /**
- * The offer filter and sort language, compiled to SQL. Fields come from the field catalogue
- * (src/domain/offer-fields.ts); values reach the database only as bound parameters, and the only
- * names spliced into SQL (`sql.ref` / `sql.lit`) are catalogue names.
+ * The offer filter and sort language (src/domain/offer-query.ts), compiled to SQL. Values reach
+ * the database only as bound parameters, and the only names spliced into SQL (`sql.ref` / `sql.lit`) are catalogue names.
  *
  * The request layer (src/http/validation/offer-request.ts) checks a request and hands this module
  * values already normalized per kind (see FilterScalar).
  */
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import {
-  OFFER_DATA_COLUMNS,
-  OFFER_DATA_FIELD_BY_NAME,
-  OFFER_TOP_FIELDS,
-  type FieldKind,
-} from '../domain/offer-fields.js';
+import type { FilterScalar, OfferField, OfferFilter } from '../domain/offer-query.js';
 
-export const FILTER_OPERATORS = [
-  'eq',
-  'ne',
-  'gt',
-  'gte',
-  'lt',
-  'lte',
-  'between',
-  'in',
-  'not_in',
-  'is_null',
-  'contains',
-  'starts_with',
-] as const;
-export type FilterOperator = (typeof FILTER_OPERATORS)[number];
-
-const ORDERED: readonly FilterOperator[] = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'between', 'in', 'not_in', 'is_null'];
-const EQUALITY: readonly FilterOperator[] = ['eq', 'ne', 'in', 'not_in', 'is_null'];
-
-/** Which operators each kind of field takes (CONTRACT 6). */
-export const OPERATORS_BY_KIND: Readonly<Record<FieldKind, readonly FilterOperator[]>> = {
-  number: ORDERED,
-  integer: ORDERED,
-  datetime: ORDERED,
-  datetime_ms: ORDERED,
-  datetime_offset: ORDERED,
-  text: ['eq', 'ne', 'in', 'not_in', 'contains', 'starts_with', 'is_null'],
-  enum: EQUALITY,
-  uuid: EQUALITY,
-  boolean: ['eq', 'ne', 'is_null'],
-  url_list: ['is_null'],
+/**
+ * offer_data fields stored as typed, generated columns of the offers table (and indexed), so that
+ * the common filters and sorts use an index instead of reading offer_data.
+ */
+export const OFFER_DATA_COLUMNS: Readonly<Record<string, string>> = {
+  price: 'price',
+  price_per_meter: 'price_per_meter',
+  property_size: 'property_size',
+  rooms: 'rooms',
+  offer_type: 'offer_type',
+  market_type: 'market_type',
+  address_city: 'address_city',
+  address_district: 'address_district',
+  // Added by migration 2026_11_21_0002: the boolean of the typical listing-page search.
+  has_balcony: 'has_balcony',
 };
-
-/** Offer-level fields that may be sorted on (the others are ids, and offer_id breaks ties anyway). */
-const SORTABLE_TOP_FIELDS: ReadonlySet<string> = new Set(['created_at', 'updated_at', 'version', 'external_id']);
-const SORTABLE_DATA_KINDS: ReadonlySet<FieldKind> = new Set([
-  'number',
-  'integer',
-  'text',
-  'enum',
-  'uuid',
-  'datetime_ms',
-  'datetime_offset',
-]);
-
-export interface OfferField {
-  readonly name: string;
-  readonly kind: FieldKind;
-  /** 'offer': a column of the offers table; 'offer_data': a field of offer_data. */
-  readonly source: 'offer' | 'offer_data';
-}
-
-const TOP_FIELD_BY_NAME: ReadonlyMap<string, OfferField> = new Map(
-  OFFER_TOP_FIELDS.map((field) => [field.name, { name: field.name, kind: field.kind, source: 'offer' as const }]),
-);
-
-/**
- * A field name of a filter or sort: an offer-level field, or an offer_data field by its bare name
- * or as `offer_data.<name>`. Offer-level names win (`external_id` is the offer's, which equals
- * offer_data.external_id anyway).
- */
-export function resolveOfferField(name: string): OfferField | undefined {
-  const bare = name.startsWith('offer_data.') ? name.slice('offer_data.'.length) : undefined;
-  if (bare === undefined) {
-    const top = TOP_FIELD_BY_NAME.get(name);
-    if (top) return top;
-  }
-  const data = OFFER_DATA_FIELD_BY_NAME.get(bare ?? name);
-  return data ? { name: data.name, kind: data.kind, source: 'offer_data' } : undefined;
-}
-
-export function isSortable(field: OfferField): boolean {
-  return field.source === 'offer' ? SORTABLE_TOP_FIELDS.has(field.name) : SORTABLE_DATA_KINDS.has(field.kind);
-}
-
-/** Every name a sort may use, for the docs and error messages. */
-export function sortableFieldNames(): string[] {
-  const names = [...SORTABLE_TOP_FIELDS];
-  for (const field of OFFER_DATA_FIELD_BY_NAME.values()) {
-    if (SORTABLE_DATA_KINDS.has(field.kind) && !SORTABLE_TOP_FIELDS.has(field.name)) names.push(field.name);
-  }
-  return names;
-}
-
-/**
- * A filter value normalized by the request layer for the field's kind:
- * number / integer -> number; text / enum -> string; uuid -> lower-case hyphenated string;
- * boolean -> boolean; date-times -> UTC text with microseconds ('2025-01-31T09:15:00.000000Z').
- */
-export type FilterScalar = number | string | boolean;
-
-export type OfferFilter =
-  | { field: OfferField; operator: 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'contains' | 'starts_with'; value: FilterScalar }
-  | { field: OfferField; operator: 'between'; value: readonly [FilterScalar, FilterScalar] }
-  | { field: OfferField; operator: 'in' | 'not_in'; value: readonly FilterScalar[] }
-  | { field: OfferField; operator: 'is_null'; value: boolean };
-
-export interface OfferSort {
-  field: OfferField;
-  direction: 'asc' | 'desc';
-}
 
 function dataColumn(field: OfferField): string | undefined {
   return field.source === 'offer_data' ? OFFER_DATA_COLUMNS[field.name] : undefined;

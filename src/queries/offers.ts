@@ -4,8 +4,8 @@
  * offer_data_json is fetched as UTF-8 bytes and copied into the response as it is (for XML it is
  * decoded and parsed lazily).
  *
- * Each offer's body comes from the offer body cache (src/cache/offer-body-cache.ts)
- * when it holds the body of the row's current version: every query reads the row's version token
+ * Each offer's body comes from the offer body cache (src/cache/offer-body-cache.ts) that buildApp
+ * hands the reader, when it holds the body of the row's current version: every query reads the row's version token
  * (xmin, version, updated_at: xmin changes with every write of the row), and only bodies that are
  * missing or stale are read, in one more query. Reading a body means fetching it from out-of-line
  * storage and decompressing it, most of the database's work for a page.
@@ -16,29 +16,22 @@
  * planner has no reason to sort thousands of rows. docs/performance.md shows the plans.
  */
 import { sql, type AliasedRawBuilder, type RawBuilder } from 'kysely';
-import { offerBodyCacheOf, type OfferBodyCache } from '../cache/offer-body-cache.js';
+import type { OfferBodyCache } from '../cache/offer-body-cache.js';
 import { prepared } from '../db/prepared.js';
+import type { OfferInclude, OfferListRequest } from '../domain/offer-query.js';
 import type { OfferView, OffersPageView } from '../domain/offer-view.js';
-import type { Agent, Branch, Investment, Organization } from '../schemas/resources.js';
+import type { Agent, Branch, Investment, Organization } from '../domain/resources.js';
+import type { Visibility } from '../domain/visibility.js';
 import { findAgentsByIds } from './agents.js';
 import { findBranchesByIds } from './branches.js';
 import { findInvestmentsByIds } from './investments.js';
-import { filterCondition, sortExpression, type OfferFilter, type OfferSort } from './offer-filters.js';
+import { filterCondition, sortExpression } from './offer-filters.js';
 import { findOrganization } from './organization.js';
 import type { ReadDb } from './readonly.js';
 
-export const OFFER_INCLUDES = ['agent', 'branch', 'organization', 'investment'] as const;
-export type OfferInclude = (typeof OFFER_INCLUDES)[number];
-
-export interface OfferListQuery {
-  organizationId: string;
+export interface OfferListQuery extends OfferListRequest {
   /** Limits the list to one investment's offers. */
   investmentId?: string;
-  filters: readonly OfferFilter[];
-  /** undefined: newest first (created_at desc). */
-  sort?: OfferSort;
-  page: number;
-  size: number;
   include: ReadonlySet<OfferInclude>;
 }
 
@@ -87,13 +80,34 @@ function activeOffersOf(db: ReadDb, organizationId: string) {
 const O_TOKEN = sql<string>`concat(o.xmin, '/', o.version, '/', o.updated_at)`;
 const R_TOKEN = sql<string>`concat(r.xmin, '/', r.version, '/', r.updated_at)`;
 
-export async function findOffer(
+/**
+ * The offer reads of the API. buildApp makes one with the process's body cache (without one, every
+ * body is read from the database).
+ */
+export class OfferReader {
+  constructor(
+    private readonly db: ReadDb,
+    private readonly bodies?: OfferBodyCache,
+  ) {}
+
+  /** One active offer the caller may see, or undefined. */
+  find(visibility: Visibility, offerId: string, include: ReadonlySet<OfferInclude>): Promise<OfferView | undefined> {
+    return findOffer(this.db, this.bodies, visibility.organizationId, offerId, include);
+  }
+
+  /** One page of the active offers the caller may see that match the query. */
+  list(visibility: Visibility, query: OfferListQuery): Promise<OffersPageView> {
+    return listOffers(this.db, this.bodies, visibility.organizationId, query);
+  }
+}
+
+async function findOffer(
   db: ReadDb,
+  bodies: OfferBodyCache | undefined,
   organizationId: string,
   offerId: string,
   include: ReadonlySet<OfferInclude>,
 ): Promise<OfferView | undefined> {
-  const bodies = offerBodyCacheOf(db);
   // The body only when the cache does not hold the current one (a null token never matches).
   // Raw SQL with a fixed text: the hottest query of the service, built without a query builder.
   const held = bodies?.tokenOf(offerId) ?? null;
@@ -153,8 +167,13 @@ async function withBodies(
 /** Largest OFFSET we send; a page past it is empty anyway. */
 const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
 
-export async function listOffers(db: ReadDb, query: OfferListQuery): Promise<OffersPageView> {
-  let matching = activeOffersOf(db, query.organizationId);
+async function listOffers(
+  db: ReadDb,
+  bodies: OfferBodyCache | undefined,
+  organizationId: string,
+  query: OfferListQuery,
+): Promise<OffersPageView> {
+  let matching = activeOffersOf(db, organizationId);
   if (query.investmentId !== undefined) matching = matching.where('o.investment_id', '=', query.investmentId);
   for (const filter of query.filters) matching = matching.where(filterCondition(filter));
 
@@ -189,7 +208,7 @@ export async function listOffers(db: ReadDb, query: OfferListQuery): Promise<Off
           .innerJoin('offers as r', 'r.offer_id', 'p.offer_id')
           .select(offerColumns('r'))
           // Redundant with the inner query; kept so that no row of another organization can ever join.
-          .where('r.organization_id', '=', query.organizationId)
+          .where('r.organization_id', '=', organizationId)
           .orderBy(order(sql.ref('p.sort_key')))
           .orderBy('p.offer_id', 'asc');
 
@@ -197,10 +216,10 @@ export async function listOffers(db: ReadDb, query: OfferListQuery): Promise<Off
     matching.select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow(),
     pageQuery.execute() as Promise<unknown> as Promise<OfferRowSlice[]>,
   ]);
-  const items = await withBodies(db, query.organizationId, rows, offerBodyCacheOf(db));
+  const items = await withBodies(db, organizationId, rows, bodies);
   const total = Number(counted.total);
   return {
-    items: await withRelated(db, query.organizationId, items, query.include),
+    items: await withRelated(db, organizationId, items, query.include),
     page: query.page,
     size: query.size,
     total,

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { prepared } from '../db/prepared.js';
 import type { OrganizationRow } from '../db/database.js';
 import { toOrganization } from '../domain/entities.js';
-import type { Organization } from '../schemas/resources.js';
+import type { Organization } from '../domain/resources.js';
 import type { ReadDb } from './readonly.js';
 
 export async function findOrganization(db: ReadDb, organizationId: string): Promise<Organization | undefined> {

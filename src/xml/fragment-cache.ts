@@ -1,58 +1,44 @@
 /**
- * A bounded, least-recently-used cache of rendered XML fragments. Each entry is keyed by an id and
- * remembers the source text it was rendered from; a lookup hits only when the caller's source text
- * is the same, so a changed record, a rebuilt database or a reused id can never return stale XML.
- * Comparing the source costs a memory compare, far less than escaping it again.
- * The bound is on characters held (source plus fragment), so a few huge records cannot blow it up.
+ * A bounded, least-recently-used cache of rendered XML fragments (lru-cache, bounded by
+ * characters). Each entry is keyed by an id and remembers the source text it was rendered from; a
+ * lookup hits only when the caller's source text is the same, so a changed record, a rebuilt
+ * database or a reused id can never return stale XML. Comparing the source costs a memory compare,
+ * far less than escaping it again. The bound is on characters held (source plus fragment), so a
+ * few huge records cannot blow it up.
  */
+import { LRUCache } from 'lru-cache';
+
 interface Entry {
   readonly source: string;
   readonly fragment: string;
 }
 
-const charsOf = (entry: Entry) => entry.source.length + entry.fragment.length;
-
 export class FragmentCache {
-  // A Map iterates in insertion order: re-inserting on a hit keeps the least recent entry first.
-  private readonly entries = new Map<string, Entry>();
-  private chars = 0;
+  private readonly lru: LRUCache<string, Entry>;
 
-  constructor(private readonly maxChars: number) {}
+  constructor(maxChars: number) {
+    this.lru = new LRUCache<string, Entry>({
+      maxSize: Math.max(1, maxChars),
+      sizeCalculation: (entry) => Math.max(1, entry.source.length + entry.fragment.length),
+    });
+  }
 
   get(key: string, source: string): string | undefined {
-    const entry = this.entries.get(key);
-    if (entry === undefined || entry.source !== source) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return entry.fragment;
+    const entry = this.lru.get(key);
+    return entry !== undefined && entry.source === source ? entry.fragment : undefined;
   }
 
   set(key: string, source: string, fragment: string): void {
-    this.delete(key);
-    const entry: Entry = { source, fragment };
-    if (charsOf(entry) > this.maxChars) return;
-    this.entries.set(key, entry);
-    this.chars += charsOf(entry);
-    for (const oldest of this.entries.keys()) {
-      if (this.chars <= this.maxChars) break;
-      this.delete(oldest);
-    }
+    // lru-cache leaves an entry larger than the whole bound out (and drops the key's old one).
+    this.lru.set(key, { source, fragment });
   }
 
   clear(): void {
-    this.entries.clear();
-    this.chars = 0;
+    this.lru.clear();
   }
 
   /** Characters held, sources and fragments together. */
   get size(): number {
-    return this.chars;
-  }
-
-  private delete(key: string): void {
-    const entry = this.entries.get(key);
-    if (entry === undefined) return;
-    this.entries.delete(key);
-    this.chars -= charsOf(entry);
+    return this.lru.calculatedSize;
   }
 }

@@ -4,14 +4,15 @@
  * the field catalogue's order, the included entities in the order of their schemas.
  *
  * offer_data is most of an offer and most of the escaping work (its HTML description), so its
- * rendered element is cached per offer, checked against the stored offer_data JSON text: that text
- * changes whenever offer_data does, so a hit is always current, and on a hit offer_data itself is
- * never read (the offer queries parse it only on demand).
+ * rendered element may be kept in a FragmentCache (buildApp hands one to the routes) per offer,
+ * checked against the stored offer_data JSON text: that text changes whenever offer_data does, so a
+ * hit is always current, and on a hit offer_data itself is never read (the offer queries parse it
+ * only on demand).
  */
 import type { OfferView, OffersPageView } from '../domain/offer-view.js';
 import { OFFER_DATA_FIELDS } from '../domain/offer-fields.js';
 import { toXmlTimestamp } from '../domain/timestamps.js';
-import { AgentSchema, BranchSchema, InvestmentSchema, OrganizationSchema, WEEKDAYS } from '../schemas/resources.js';
+import { AgentSchema, BranchSchema, InvestmentSchema, OrganizationSchema, WEEKDAYS } from '../domain/resources.js';
 import {
   fieldWritersFromSchema,
   listElement,
@@ -20,7 +21,7 @@ import {
   type ElementWriter,
 } from './element-writers.js';
 import { escapeXmlText } from './escape.js';
-import { FragmentCache } from './fragment-cache.js';
+import type { FragmentCache } from './fragment-cache.js';
 
 export const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
@@ -69,23 +70,22 @@ const writeExternalId = scalarElement('external_id');
 const writeVersion = scalarElement('version');
 
 /**
- * Rendered <offer_data> elements by offer_id. 16 million characters (16-32 MB: V8 keeps text with
- * any non-Latin-1 character, e.g. Polish, at two bytes a character) hold about 1,100 offers of
- * 6.5 KB, over ten pages of 100.
+ * A good size for the cache of rendered <offer_data> elements: 16 million characters (16-32 MB: V8
+ * keeps text with any non-Latin-1 character, e.g. Polish, at two bytes a character) hold about
+ * 1,100 offers of 6.5 KB, over ten pages of 100.
  */
-const OFFER_DATA_CACHE_CHARS = 16_000_000;
-const offerDataCache = new FragmentCache(OFFER_DATA_CACHE_CHARS);
+export const OFFER_DATA_FRAGMENT_CHARS = 16_000_000;
 
-function offerDataElement(offer: OfferView): string {
-  const cached = offerDataCache.get(offer.offer_id, offer.offer_data_json);
+function offerDataElement(offer: OfferView, fragments: FragmentCache | undefined): string {
+  const cached = fragments?.get(offer.offer_id, offer.offer_data_json);
   if (cached !== undefined) return cached;
   const fragment = writeOfferData(offer.offer_data);
-  offerDataCache.set(offer.offer_id, offer.offer_data_json, fragment);
+  fragments?.set(offer.offer_id, offer.offer_data_json, fragment);
   return fragment;
 }
 
 /** One <offer> element, children in the contract's order. */
-function offerElement(offer: OfferView): string {
+function offerElement(offer: OfferView, fragments: FragmentCache | undefined): string {
   return (
     '<offer><offer_id>' +
     escapeXmlText(offer.offer_id) +
@@ -96,7 +96,7 @@ function offerElement(offer: OfferView): string {
     '</created_at><updated_at>' +
     toXmlTimestamp(offer.updated_at) +
     '</updated_at>' +
-    offerDataElement(offer) +
+    offerDataElement(offer, fragments) +
     writeVersion(offer.version) +
     writeAgent(offer.agent) +
     writeBranch(offer.branch) +
@@ -107,14 +107,14 @@ function offerElement(offer: OfferView): string {
 }
 
 /** A whole XML document (declaration included) for one offer: root <offer>. */
-export function offerToXml(offer: OfferView): string {
-  return XML_DECLARATION + offerElement(offer);
+export function offerToXml(offer: OfferView, fragments?: FragmentCache): string {
+  return XML_DECLARATION + offerElement(offer, fragments);
 }
 
 /** A whole XML document for an offer page: root <offers>. */
-export function offersPageToXml(page: OffersPageView): string {
+export function offersPageToXml(page: OffersPageView, fragments?: FragmentCache): string {
   let items = '';
-  for (const offer of page.items) items += offerElement(offer);
+  for (const offer of page.items) items += offerElement(offer, fragments);
   return (
     XML_DECLARATION +
     '<offers>' +
@@ -122,9 +122,4 @@ export function offersPageToXml(page: OffersPageView): string {
     `<page>${page.page}</page><size>${page.size}</size><total>${page.total}</total><pages>${page.pages}</pages>` +
     '</offers>'
   );
-}
-
-/** Empties the offer_data cache; for benchmarks that measure the uncached cost. */
-export function clearOfferXmlCache(): void {
-  offerDataCache.clear();
 }

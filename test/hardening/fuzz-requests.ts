@@ -8,7 +8,7 @@
  */
 import { METHODS as HTTP_METHODS } from 'node:http';
 import { OFFER_DATA_FIELDS } from '../../src/domain/offer-fields.js';
-import { FILTER_OPERATORS } from '../../src/queries/offer-filters.js';
+import { FILTER_OPERATORS } from '../../src/domain/offer-query.js';
 import { KEYS, OFFER, BRANCH, AGENT, INVESTMENT } from '../helpers/fixtures.js';
 
 export interface FuzzRequest {

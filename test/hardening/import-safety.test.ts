@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DbHandle } from '../../src/db/connect.js';
 import type { Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { IMPORT_LOCK_KEY } from '../../src/import/importer.js';
+import { IMPORT_LOCK_KEY } from '../../src/import/index.js';
 import { onPostgres } from '../helpers/db.js';
 import { insertFixture, ORG_A, uid, WEBSITE_A1 } from '../helpers/fixtures.js';
 import { createPostgresDatabase, pgClusterAvailable } from '../helpers/pg-cluster.js';

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { OFFER_DATA_FIELDS } from '../../src/domain/offer-fields.js';
+import { FragmentCache } from '../../src/xml/fragment-cache.js';
 import { offerToXml, offersPageToXml } from '../../src/xml/offer-xml.js';
 import { bareOffer, fullOffer, organization, sparseOffer } from './fixtures.js';
 import { parseXml } from './xml-tree.js';
@@ -63,10 +64,12 @@ describe('offerToXml', () => {
   });
 
   it('gives the same document again once offer_data is cached, and a new one when offer_data changes', () => {
-    const first = offerToXml(fullOffer);
-    expect(offerToXml({ ...fullOffer })).toBe(first);
+    const fragments = new FragmentCache(1_000_000);
+    const first = offerToXml(fullOffer, fragments);
+    expect(fragments.size).toBeGreaterThan(0);
+    expect(offerToXml({ ...fullOffer }, fragments)).toBe(first);
     const changedData = { ...fullOffer.offer_data, price: 1 };
-    const changed = offerToXml({ ...fullOffer, offer_data: changedData, offer_data_json: JSON.stringify(changedData) });
+    const changed = offerToXml({ ...fullOffer, offer_data: changedData, offer_data_json: JSON.stringify(changedData) }, fragments);
     expect(parseXml(changed).leaves.get('offer/offer_data/price')).toBe('1');
   });
 });

@@ -9,7 +9,7 @@ import type { TSchema } from 'typebox';
 import { describe, expect, it } from 'vitest';
 import { OFFER_DATA_FIELDS } from '../../src/domain/offer-fields.js';
 import type { OfferView } from '../../src/domain/offer-view.js';
-import { AgentSchema, BranchSchema, InvestmentSchema, OrganizationSchema } from '../../src/schemas/resources.js';
+import { AgentSchema, BranchSchema, InvestmentSchema, OrganizationSchema } from '../../src/domain/resources.js';
 import { escapeXmlText } from '../../src/xml/escape.js';
 import { offerToXml, offersPageToXml } from '../../src/xml/offer-xml.js';
 import { parseXml } from './xml-tree.js';

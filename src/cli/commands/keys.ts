@@ -2,7 +2,7 @@
  * keys create / list / deactivate / activate. A new key is printed once; listings never show a
  * key or its hash.
  */
-import { createKey, listKeys, setKeyActive } from '../../domain/keys.js';
+import { createKey, listKeys, setKeyActive } from '../../writes/api-keys.js';
 import { withDatabase, type CliIo } from '../context.js';
 import { json, keyJson, keysText } from '../output.js';
 

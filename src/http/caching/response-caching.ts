@@ -26,6 +26,7 @@ import {
   type ResponseCache,
 } from '../../cache/response-cache.js';
 import { preferredFormat } from '../negotiate.js';
+import { addVary } from '../vary.js';
 import { preferredEncoding } from './accept-encoding.js';
 import { ifNoneMatchHits } from './if-none-match.js';
 
@@ -61,21 +62,8 @@ export interface ResponseCaching {
   finish: onSendHookHandler<unknown>;
 }
 
-const VARY = 'Accept, Authorization';
-const VARY_COMPRESSIBLE = 'Accept, Authorization, Accept-Encoding';
-
-/** Sets Vary, keeping values already there (Accept from the offer routes, Origin from CORS). */
-function setVary(reply: FastifyReply, vary: string): void {
-  const current = reply.getHeader('vary');
-  if (typeof current !== 'string' || current === '') {
-    reply.header('vary', vary);
-    return;
-  }
-  const list = current.split(',').map((v) => v.trim()).filter(Boolean);
-  const lower = new Set(list.map((v) => v.toLowerCase()));
-  for (const value of vary.split(', ')) if (!lower.has(value.toLowerCase())) list.push(value);
-  reply.header('vary', list.join(', '));
-}
+const VARY = ['Accept', 'Authorization'];
+const VARY_COMPRESSIBLE = ['Accept', 'Authorization', 'Accept-Encoding'];
 
 /** Whether If-None-Match names this body, in any of its codings (a single exact tag is checked first). */
 function notModified(header: string | undefined, entry: CachedResponse): boolean {
@@ -119,7 +107,7 @@ export function createResponseCaching(options: {
     const compressible = entry.body.length >= COMPRESS_MIN_BYTES;
     const encoding = compressible ? preferredEncoding(request.headers['accept-encoding']) : undefined;
     reply.header('cache-control', CACHE_CONTROL);
-    setVary(reply, compressible ? VARY_COMPRESSIBLE : VARY);
+    addVary(reply, ...(compressible ? VARY_COMPRESSIBLE : VARY));
     if (request.method === 'POST') return { encoding, notModified: false };
     reply.header('etag', variantEtag(entry.etag, encoding));
     if (!notModified(request.headers['if-none-match'], entry)) return { encoding, notModified: false };

@@ -10,6 +10,7 @@
  * answer, errors included. No credentials: keys travel in a header, not in cookies.
  */
 import type { FastifyInstance } from 'fastify';
+import { addVary } from '../vary.js';
 
 const ALLOWED_METHODS = 'GET, POST, HEAD';
 const ALLOWED_HEADERS = 'Authorization, Content-Type, Accept, Accept-Encoding, If-None-Match';
@@ -37,9 +38,7 @@ export function registerCors(app: FastifyInstance, origins: readonly string[]): 
   });
   // Caches must keep the answers to different origins apart; added last, so a route's own Vary stays.
   app.addHook('onSend', async (_request, reply, payload) => {
-    const vary = reply.getHeader('vary');
-    const values = typeof vary === 'string' ? vary.split(',').map((v) => v.trim()).filter(Boolean) : [];
-    if (!values.some((v) => v.toLowerCase() === 'origin' || v === '*')) reply.header('vary', [...values, 'Origin'].join(', '));
+    addVary(reply, 'Origin');
     return payload;
   });
 }

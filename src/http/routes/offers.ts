@@ -5,14 +5,15 @@
 import Type from 'typebox';
 import { offersPageToJsonBytes, offerToJsonBytes, type OfferView, type OffersPageView } from '../../domain/offer-view.js';
 import { investmentExists } from '../../queries/investments.js';
-import { findOffer, listOffers, type OfferInclude } from '../../queries/offers.js';
+import type { OfferInclude, OfferListRequest } from '../../domain/offer-query.js';
 import { offersPageToXml, offerToXml } from '../../xml/offer-xml.js';
 import { preferredFormat } from '../negotiate.js';
+import { addVary } from '../vary.js';
 import { defineOperation, sendDetail, type OperationContext } from '../operation.js';
 import { OFFER_QUERY_DESCRIPTION } from '../schemas/descriptions.js';
 import { errorResponses } from '../schemas/errors.js';
 import { InvestmentIdParams, OfferIdParams, OfferIncludeQuery, OffersRequestBodySchema } from '../schemas/requests.js';
-import { checkInclude, checkOffersBody, type OffersRequest } from '../validation/offer-request.js';
+import { checkInclude, checkOffersBody } from '../validation/offer-request.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const XML_TYPE = 'application/xml; charset=utf-8';
@@ -25,19 +26,19 @@ const jsonOrXml = (description: string, schema: unknown) => ({
 
 function negotiate({ request, reply }: OperationContext): 'json' | 'xml' {
   // The representation depends on Accept, so caches must key on it (this handler's 404 too).
-  reply.header('vary', 'Accept');
+  addVary(reply, 'Accept');
   return preferredFormat(request.headers.accept);
 }
 
 // JSON is assembled as bytes from the stored offer_data bytes (no string round trip).
 function sendOffer(ctx: OperationContext, format: 'json' | 'xml', offer: OfferView): string | Buffer {
   ctx.reply.type(format === 'xml' ? XML_TYPE : JSON_TYPE);
-  return format === 'xml' ? offerToXml(offer) : offerToJsonBytes(offer);
+  return format === 'xml' ? offerToXml(offer, ctx.xmlFragments) : offerToJsonBytes(offer);
 }
 
 function sendPage(ctx: OperationContext, format: 'json' | 'xml', page: OffersPageView): string | Buffer {
   ctx.reply.type(format === 'xml' ? XML_TYPE : JSON_TYPE);
-  return format === 'xml' ? offersPageToXml(page) : offersPageToJsonBytes(page);
+  return format === 'xml' ? offersPageToXml(page, ctx.xmlFragments) : offersPageToJsonBytes(page);
 }
 
 export const readOffer = defineOperation({
@@ -58,14 +59,14 @@ export const readOffer = defineOperation({
   },
   async handle(input, ctx) {
     const format = negotiate(ctx);
-    const offer = await findOffer(ctx.db, ctx.caller!.organizationId, input.offerId, input.include);
+    const offer = await ctx.offers.find(ctx.caller!, input.offerId, input.include);
     if (!offer) return sendDetail(ctx.reply, 404, 'Offer not found');
     return sendOffer(ctx, format, offer);
   },
 });
 
 interface ListInput {
-  request: OffersRequest;
+  request: OfferListRequest;
   include: Set<OfferInclude>;
 }
 
@@ -88,7 +89,7 @@ export const listOffersOperation = defineOperation({
   async handle(input, ctx) {
     const format = negotiate(ctx);
     const { request, include } = input!;
-    const page = await listOffers(ctx.db, { organizationId: ctx.caller!.organizationId, ...request, include });
+    const page = await ctx.offers.list(ctx.caller!, { ...request, include });
     return sendPage(ctx, format, page);
   },
 });
@@ -117,7 +118,7 @@ export const listInvestmentOffers = defineOperation({
     if (!(await investmentExists(ctx.db, organizationId, investmentId))) {
       return sendDetail(ctx.reply, 404, 'Investment not found');
     }
-    const page = await listOffers(ctx.db, { organizationId, investmentId, ...request, include });
+    const page = await ctx.offers.list(ctx.caller!, { investmentId, ...request, include });
     return sendPage(ctx, format, page);
   },
 });

@@ -4,7 +4,7 @@
  * field catalogue so that the docs cannot drift from what the service accepts.
  */
 import { OFFER_DATA_FIELDS, OFFER_TOP_FIELDS, type FieldKind } from '../../domain/offer-fields.js';
-import { OPERATORS_BY_KIND, sortableFieldNames } from '../../queries/offer-filters.js';
+import { OPERATORS_BY_KIND, sortableFieldNames } from '../../domain/offer-query.js';
 
 const KIND_LABEL: Record<FieldKind, string> = {
   number: 'number',

@@ -3,9 +3,8 @@
  * TypeBox objects validate requests (src/http/validation) and describe them in /openapi.json.
  */
 import Type from 'typebox';
-import { Nullable } from '../../schemas/resources.js';
-import { FILTER_OPERATORS } from '../../queries/offer-filters.js';
-import { OFFER_INCLUDES } from '../../queries/offers.js';
+import { Nullable } from '../../domain/resources.js';
+import { FILTER_OPERATORS, MAX_FILTERS, OFFER_INCLUDES } from '../../domain/offer-query.js';
 import { FILTERS_DESCRIPTION, SORTING_DESCRIPTION } from './descriptions.js';
 
 const uuidParam = (description: string) => Type.String({ format: 'uuid', description });
@@ -68,8 +67,6 @@ export const FilterSchema = Type.Object(
   },
   { $id: 'Filter', title: 'Filter' },
 );
-
-export const MAX_FILTERS = 50;
 
 export const OFFERS_REQUEST_EXAMPLE = {
   pagination: { page: 1, size: 20 },

@@ -14,8 +14,8 @@ import {
   OffersPageSchema,
   OpenTimeSchema,
   OrganizationSchema,
-} from '../../schemas/resources.js';
-import type { JsonSchema, SchemaRegistry } from '../validation/schema-walker.js';
+} from '../../domain/resources.js';
+import type { JsonSchema, SchemaRegistry } from './json-schema.js';
 import { ErrorResponseSchema, HTTPValidationErrorSchema, ValidationErrorSchema } from './errors.js';
 
 export const SHARED_SCHEMAS: readonly TSchema[] = [

@@ -7,7 +7,8 @@
 import type { TSchema } from 'typebox';
 import type { Loc, ValidationIssue } from './errors.js';
 import type { DecodedBody } from './request-body.js';
-import { checkValue, INVALID, type JsonSchema, type SchemaRegistry } from './schema-walker.js';
+import type { JsonSchema, SchemaRegistry } from '../schemas/json-schema.js';
+import { checkValue, INVALID } from './schema-walker.js';
 
 export interface RawInput {
   params: unknown;

@@ -8,7 +8,7 @@ import type { Operation } from '../operation.js';
 import { issues } from './errors.js';
 import { InputChecker } from './input-checker.js';
 import { decodeRequestBody, type DecodedBody } from './request-body.js';
-import type { SchemaRegistry } from './schema-walker.js';
+import type { SchemaRegistry } from '../schemas/json-schema.js';
 
 export function createInputHook(operation: Operation<unknown>, registry: SchemaRegistry) {
   return async function readInput(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {

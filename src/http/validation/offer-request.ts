@@ -1,38 +1,33 @@
 /**
  * Reads the inputs of the offer operations beyond what their schemas say: `include` values, the
  * sort field, and each filter's field, operator and value against the field's type (CONTRACT 6).
- * Produces the typed query of src/queries/offer-filters.ts; every problem is reported at the
+ * Produces the typed request of src/domain/offer-query.ts; every problem is reported at the
  * offending item's `field`, `operator` or `value`.
  */
 import { parseRfc3339, toStoredTimestamp } from '../../domain/timestamps.js';
 import {
   FILTER_OPERATORS,
   isSortable,
+  MAX_FILTER_STRING_LENGTH,
+  MAX_FILTERS,
+  MAX_LIST_VALUES,
+  OFFER_INCLUDES,
   OPERATORS_BY_KIND,
   resolveOfferField,
   type FilterOperator,
   type FilterScalar,
   type OfferField,
   type OfferFilter,
+  type OfferInclude,
+  type OfferListRequest,
   type OfferSort,
-} from '../../queries/offer-filters.js';
-import { OFFER_INCLUDES, type OfferInclude } from '../../queries/offers.js';
-import { FilterSchema, MAX_FILTERS, PaginationSchema, SortingSchema } from '../schemas/requests.js';
+} from '../../domain/offer-query.js';
+import { FilterSchema, PaginationSchema, SortingSchema } from '../schemas/requests.js';
 import { issues, type Loc } from './errors.js';
 import type { InputChecker } from './input-checker.js';
 import { laxBool, laxFloat, laxInt, laxString, type Lax } from './lax.js';
 import { parseUuid } from './uuid.js';
 
-export const MAX_LIST_VALUES = 1000;
-/** Longest text value a filter may compare with (no stored field needs more to match). */
-export const MAX_FILTER_STRING_LENGTH = 1000;
-
-export interface OffersRequest {
-  page: number;
-  size: number;
-  sort: OfferSort | undefined;
-  filters: OfferFilter[];
-}
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -55,11 +50,11 @@ export function checkInclude(check: InputChecker, values: readonly string[] | un
 }
 
 /**
- * The body of the offer list operations (OffersRequestBody), read part by part with the schemas of
+ * The body of the offer list operations (OfferListRequestBody), read part by part with the schemas of
  * its parts, so that every problem is listed in document order, each filter's own checks right
  * after its shape's.
  */
-export function checkOffersBody(check: InputChecker): OffersRequest | undefined {
+export function checkOffersBody(check: InputChecker): OfferListRequest | undefined {
   const body = check.rawBody;
   if (body === undefined || body === null) {
     check.report(issues.missing(['body'], null));

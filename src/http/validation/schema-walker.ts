@@ -15,27 +15,9 @@
  */
 import { issues, type Loc, type ValidationIssue } from './errors.js';
 import { laxBool, laxFloat, laxInt, laxString, literal, type Lax } from './lax.js';
+import type { JsonSchema, SchemaRegistry } from '../schemas/json-schema.js';
 import { parseUuid } from './uuid.js';
 
-export interface JsonSchema {
-  type?: string;
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  items?: JsonSchema;
-  anyOf?: JsonSchema[];
-  enum?: unknown[];
-  const?: unknown;
-  format?: string;
-  minimum?: number;
-  maximum?: number;
-  minItems?: number;
-  maxItems?: number;
-  default?: unknown;
-  $ref?: string;
-  $id?: string;
-}
-
-export type SchemaRegistry = ReadonlyMap<string, JsonSchema>;
 
 /** Marks a value that failed validation (its issues are in the list). */
 export const INVALID: unique symbol = Symbol('invalid');

@@ -1,5 +1,5 @@
 /**
- * What the database already holds, asked in chunks: the organization of stored entities (to refuse
+ * What the database already holds, asked by the import (src/import) in its transaction, in chunks: the organization of stored entities (to refuse
  * moving an id to another organization and links across organizations) and stored API keys.
  */
 import { sql, type Kysely } from 'kysely';

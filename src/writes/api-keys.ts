@@ -1,12 +1,12 @@
 /**
- * API key management for the command line: create (the key is shown once; only its SHA-256 and
+ * API key management for the command line (the operator's side, with the listing that goes with it): create (the key is shown once; only its SHA-256 and
  * a short prefix are stored), list (never a secret or a hash), activate and deactivate.
  */
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
-import { generateKey } from './api-keys.js';
-import { parseRfc3339, toApiTimestamp, toStoredTimestamp } from './timestamps.js';
+import { generateKey } from '../domain/api-keys.js';
+import { parseRfc3339, toApiTimestamp, toStoredTimestamp } from '../domain/timestamps.js';
 
 /** A mistake in what was asked (unknown id, bad date); the command line prints its message. */
 export class KeyManagementError extends Error {}

@@ -4,7 +4,7 @@
  * tables, which is also the order of every JSON and XML rendering.
  */
 import Type, { type Static, type TSchema } from 'typebox';
-import { OFFER_DATA_FIELDS, type FieldKind } from '../domain/offer-fields.js';
+import { OFFER_DATA_FIELDS, type FieldKind } from './offer-fields.js';
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const NString = (description?: string) => Nullable(Type.String(description ? { description } : {}));

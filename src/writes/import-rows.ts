@@ -1,11 +1,40 @@
 /**
- * Batched upserts. One INSERT ... ON CONFLICT DO UPDATE per batch; the update only happens WHERE
- * the stored columns differ from the incoming ones, so identical content touches nothing (not even
- * updated_at), and RETURNING (xmax = 0) tells rows created from rows changed.
+ * The import's writes (src/import), inside its transaction: batched upserts. One INSERT ... ON
+ * CONFLICT DO UPDATE per batch; the update only happens WHERE the stored columns differ from the
+ * incoming ones, so identical content touches nothing (not even updated_at), and RETURNING
+ * (xmax = 0) tells rows created from rows changed.
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../db/database.js';
-import type { ApiKeyRowDraft, OfferRowDraft, Row, RowValue } from './rows.js';
+
+/** A row value: a plain parameter, or an SQL expression such as now(). */
+export type RowValue = string | number | boolean | null | RawBuilder<unknown>;
+export type Row = Record<string, RowValue>;
+
+export interface ApiKeyRowDraft {
+  /** undefined until resolved: an existing key with the same hash, or derivedKeyId(). */
+  key_id: string | undefined;
+  website_id: string;
+  key_sha256: string;
+  key_prefix: string | null;
+  label: string | null;
+  is_active: boolean;
+  expires_at: string | null;
+}
+
+export interface OfferRowDraft {
+  offer_id: string;
+  organization_id: string;
+  external_id: string;
+  agent_id: string | null;
+  branch_id: string | null;
+  investment_id: string | null;
+  is_active: boolean;
+  /** As the record gives it (stored form), or undefined: keep the stored one / now() when new. */
+  created_at: string | undefined;
+  /** normalized offer_data rendered once; stored as the jsonb offer_data and as offer_data_json. */
+  offer_data_json: string;
+}
 
 export interface WriteCounts {
   created: number;
@@ -154,36 +183,4 @@ async function upsertOfferRows(db: Kysely<Database>, drafts: readonly OfferRowDr
   let created = 0;
   for (const row of result.rows) if (row.created) created += 1;
   return { created, changed: result.rows.length - created };
-}
-
-/** Remembers which offers the bundle holds, for --prune (a temporary table, gone at commit). */
-export async function createSeenOffersTable(db: Kysely<Database>): Promise<void> {
-  await sql`create temporary table import_seen_offers (offer_id uuid primary key) on commit drop`.execute(db);
-}
-
-export async function rememberSeenOffers(db: Kysely<Database>, offerIds: readonly string[]): Promise<void> {
-  if (offerIds.length === 0) return;
-  await sql`insert into import_seen_offers (offer_id) values ${sql.join(offerIds.map((id) => sql`(${id})`))}`.execute(db);
-}
-
-/** Active offers of the given organizations that the bundle did not hold become inactive. */
-export async function pruneOffers(db: Kysely<Database>, organizationIds: readonly string[]): Promise<number> {
-  if (organizationIds.length === 0) return 0;
-  const result = await sql`
-    update offers set is_active = false, version = version + 1, updated_at = now()
-    where organization_id in (${sql.join(organizationIds)}) and is_active
-      and not exists (select 1 from import_seen_offers s where s.offer_id = offers.offer_id)`.execute(db);
-  return Number(result.numAffectedRows ?? 0n);
-}
-
-export async function bumpContentVersion(db: Kysely<Database>): Promise<string> {
-  const result = await sql<{ content_version: string }>`
-    update content_state set content_version = content_version + 1, changed_at = now() where id = 1
-    returning content_version`.execute(db);
-  return String(result.rows[0]?.content_version ?? '');
-}
-
-export async function currentContentVersion(db: Kysely<Database>): Promise<string> {
-  const row = await db.selectFrom('content_state').select('content_version').where('id', '=', 1).executeTakeFirst();
-  return String(row?.content_version ?? '');
 }

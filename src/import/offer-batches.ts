@@ -1,0 +1,206 @@
+/**
+ * Offers (many, large) are never kept: each goes into a batch, and a batch is checked and written
+ * as soon as every entity its offers link to is known. The rare offer that comes before such an
+ * entity is only remembered by its record number (`deferred`) and read again in a second pass.
+ *
+ * Batches are pipelined: while the next batch is read and its rows prepared, the previous one is
+ * checked and its write waits on the connection, so the database always has the next statement.
+ */
+import type { ImportContext } from './context.js';
+import type { EntityStage } from './entity-stage.js';
+import type { Link, LinkChecker } from './link-checker.js';
+import { within } from './problems.js';
+import { offerRow } from './rows.js';
+import type { OfferInput } from './schemas.js';
+import { isUuid } from './validate.js';
+import { storedOwners } from '../writes/import-lookups.js';
+import { rememberSeenOffers } from '../writes/import-session.js';
+import { upsertOffers, type OfferRowDraft } from '../writes/import-rows.js';
+
+/** A batch is sent when it holds this many offers (batchSize) or this much offer_data text, whichever first. */
+const BATCH_BYTES = 2 * 1024 * 1024;
+
+type OfferLinks = Pick<OfferInput, 'offer_id' | 'organization_id' | 'agent_id' | 'branch_id' | 'investment_id'>;
+
+interface QueuedOffer {
+  readonly recordNo: number;
+  readonly path: string;
+  /** The offer's id and links (the rest of the record is not kept). */
+  readonly record: OfferLinks;
+  /** The row, prepared while the previous batch is in the database (none once there is a problem). */
+  readonly draft?: OfferRowDraft | undefined;
+  /** The record is invalid: only its links are checked. */
+  readonly checkOnly?: boolean;
+}
+
+interface CheckedOffer {
+  readonly queued: QueuedOffer;
+  /** Links are fine and the row is ready (false: only checked). */
+  readonly write: boolean;
+}
+
+interface RecordAt {
+  readonly recordNo: number;
+  readonly path: string;
+}
+
+/** A UUID as 8 UTF-16 code units: the offer id set of a million offers stays small. */
+function compactUuid(id: string): string {
+  const hex = id.replace(/-/g, '');
+  let out = '';
+  for (let i = 0; i < 32; i += 4) out += String.fromCharCode(parseInt(hex.slice(i, i + 4), 16));
+  return out;
+}
+
+/** The well-formed links of an offer record that is invalid otherwise (undefined: nothing to check). */
+export function linksOfInvalidOffer(value: Record<string, unknown>): OfferLinks | undefined {
+  const uuid = (field: string) => (isUuid(value[field]) ? (value[field] as string).toLowerCase() : undefined);
+  const offerId = uuid('offer_id');
+  const org = uuid('organization_id');
+  if (offerId === undefined || org === undefined) return undefined;
+  return { offer_id: offerId, organization_id: org, agent_id: uuid('agent_id'), branch_id: uuid('branch_id'), investment_id: uuid('investment_id') };
+}
+
+export class OfferBatches {
+  /** Offer ids of the file (compact), for duplicates. */
+  private readonly ids = new Set<string>();
+  private batch: QueuedOffer[] = [];
+  private batchBytes = 0;
+  /** The link checks of the batches handed on, one after the other. */
+  private checking: Promise<unknown> = Promise.resolve();
+  /** Writes handed to the database and not yet finished (at most two). */
+  private readonly writes: Array<Promise<void>> = [];
+  /** Record numbers of offers that came before an entity they link to (read again in pass 2), in file order. */
+  readonly deferred: number[] = [];
+
+  constructor(
+    private readonly ctx: ImportContext,
+    private readonly links: LinkChecker,
+    private readonly entities: EntityStage,
+  ) {}
+
+  /**
+   * A valid offer record. In pass 1 (`final` false) a second record with the same id is a problem;
+   * in pass 2 (`final`) the offer is one that waited, and every link must hold now.
+   */
+  async add(at: RecordAt, record: OfferInput, final: boolean): Promise<void> {
+    if (!final) {
+      const compact = compactUuid(record.offer_id);
+      if (this.ids.has(compact)) {
+        this.ctx.problem(at.recordNo, within(at.path, 'offer_id'), `duplicate offer id ${record.offer_id} (it appears earlier in the file)`);
+        return;
+      }
+      this.ids.add(compact);
+      this.ctx.organizationsNamed.add(record.organization_id);
+    }
+    // Normalized now, while the database works on the previous batch; useless once there is a
+    // problem, since nothing more will be written.
+    const draft = this.ctx.writing ? offerRow(record) : undefined;
+    const links: OfferLinks = {
+      offer_id: record.offer_id,
+      organization_id: record.organization_id,
+      agent_id: record.agent_id,
+      branch_id: record.branch_id,
+      investment_id: record.investment_id,
+    };
+    await this.queue({ ...at, record: links, draft }, final);
+  }
+
+  /**
+   * An invalid offer record: it claims its id once, and its well-formed links are still checked
+   * (in pass 2, `final`, for an invalid offer that waited).
+   */
+  async addInvalid(at: RecordAt, value: Record<string, unknown>, final: boolean): Promise<void> {
+    const links = linksOfInvalidOffer(value);
+    if (!final) {
+      const id = isUuid(value.offer_id) ? compactUuid(value.offer_id.toLowerCase()) : undefined;
+      if (id === undefined || this.ids.has(id)) return;
+      this.ids.add(id);
+    }
+    if (links) await this.queue({ ...at, record: links, checkOnly: true }, final);
+  }
+
+  private async queue(queued: QueuedOffer, final: boolean): Promise<void> {
+    this.batch.push(queued);
+    this.batchBytes += queued.draft?.offer_data_json.length ?? 0;
+    if (this.batch.length >= this.ctx.batchSize || this.batchBytes >= BATCH_BYTES) await this.send(final);
+  }
+
+  /**
+   * Hands the batch on while the next one is read. Checks run one batch at a time, in file order;
+   * the writes are queued on the connection as soon as their batch is checked. At most two batches
+   * wait there (bounded memory).
+   */
+  async send(final: boolean): Promise<void> {
+    const batch = this.batch;
+    this.batch = [];
+    this.batchBytes = 0;
+    if (batch.length === 0) return;
+    while (this.writes.length >= 2) await this.writes.shift();
+    const checked = this.checking.then(() => this.check(batch, final));
+    this.checking = checked.catch(() => {});
+    const written = checked.then((offers) => this.write(offers));
+    written.catch(() => {}); // awaited later (drain); this only keeps it from counting as unhandled
+    this.writes.push(written);
+  }
+
+  /** Waits for every batch handed on; rethrows a database fault of any of them. */
+  async drain(): Promise<void> {
+    await this.checking;
+    while (this.writes.length > 0) await this.writes.shift();
+  }
+
+  /** Checks the links of a batch; returns the offers to write (or, with problems, to check only). */
+  private async check(batch: readonly QueuedOffer[], final: boolean): Promise<CheckedOffer[]> {
+    // An offer may link to an entity read just before it: settle those first.
+    if (this.entities.hasPending) await this.entities.flush(false);
+    const records = batch.map((q) => q.record);
+    await this.links.lookUp('organization', records.map((r) => r.organization_id));
+    await this.links.lookUp('agent', records.map((r) => r.agent_id));
+    await this.links.lookUp('branch', records.map((r) => r.branch_id));
+    await this.links.lookUp('investment', records.map((r) => r.investment_id));
+
+    const checked: CheckedOffer[] = [];
+    for (const queued of batch) {
+      const r = queued.record;
+      const links: Link[] = [
+        ['organization', 'organization_id', r.organization_id],
+        ['agent', 'agent_id', r.agent_id],
+        ['branch', 'branch_id', r.branch_id],
+        ['investment', 'investment_id', r.investment_id],
+      ];
+      const { wait, problems } = this.links.check(links, r.organization_id, final);
+      if (wait && !final) {
+        this.deferred.push(queued.recordNo);
+        continue;
+      }
+      for (const [field, message] of problems) this.ctx.problem(queued.recordNo, within(queued.path, field), message);
+      checked.push({ queued, write: problems.length === 0 && !queued.checkOnly && queued.draft !== undefined });
+    }
+    return checked;
+  }
+
+  /**
+   * Writes a checked batch and makes sure none of its offer ids is stored under another
+   * organization. The write cannot touch such a row (its WHERE requires the same organization),
+   * and the check runs right behind it on the connection, so neither waits for the other.
+   */
+  private async write(checked: readonly CheckedOffer[]): Promise<void> {
+    if (checked.length === 0) return;
+    const { ctx } = this;
+    const drafts = ctx.writing ? checked.flatMap((c) => (c.write ? [c.queued.draft!] : [])) : [];
+    ctx.counts.accept('offers', drafts.length);
+    const writing = drafts.length > 0 ? upsertOffers(ctx.db, drafts) : undefined;
+    const seen = drafts.length > 0 && ctx.prune ? rememberSeenOffers(ctx.db, drafts.map((d) => d.offer_id)) : undefined;
+    const owners = storedOwners(ctx.db, 'offer', checked.map((c) => c.queued.record.offer_id));
+    const [counts, stored] = await Promise.all([writing, owners, seen]);
+    if (counts) ctx.counts.add('offers', counts);
+    for (const { queued } of checked) {
+      const r = queued.record;
+      const owner = stored.get(r.offer_id);
+      if (owner !== undefined && owner !== r.organization_id) {
+        ctx.problem(queued.recordNo, within(queued.path, 'offer_id'), `offer ${r.offer_id} belongs to another organization`);
+      }
+    }
+  }
+}

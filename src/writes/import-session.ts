@@ -1,0 +1,61 @@
+/**
+ * The setting of an import's transaction: one import at a time (an advisory lock), no statement
+ * timeout, fast TOAST compression, the --prune bookkeeping, and the statistics refresh after a
+ * large import.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/database.js';
+
+/** The key of the transaction-scoped advisory lock that lets one import run at a time ("ECSI"). */
+export const IMPORT_LOCK_KEY = 0x45435349;
+
+/** Takes the import lock for the transaction; false when another import holds it. */
+export async function tryImportLock(db: Kysely<Database>): Promise<boolean> {
+  const lock = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${sql.lit(IMPORT_LOCK_KEY)}) as locked`.execute(db);
+  return lock.rows[0]?.locked === true;
+}
+
+/** A big import is one long transaction; the server's per-statement limit is not for it. */
+export async function liftStatementTimeout(db: Kysely<Database>): Promise<void> {
+  await sql`set local statement_timeout = 0`.execute(db);
+}
+
+/**
+ * offer_data is stored twice (jsonb and text) and TOAST-compressed; lz4 compresses (and later
+ * decompresses) several times faster than the default pglz. Used where the server has it.
+ */
+export async function preferFastCompression(db: Kysely<Database>): Promise<void> {
+  const result = await sql<{ lz4: boolean }>`
+    select coalesce('lz4' = any(enumvals), false) as lz4 from pg_settings where name = 'default_toast_compression'`.execute(db);
+  if (result.rows[0]?.lz4) await sql`set local default_toast_compression = 'lz4'`.execute(db);
+}
+
+/** Remembers which offers the bundle holds, for --prune (a temporary table, gone at commit). */
+export async function createSeenOffersTable(db: Kysely<Database>): Promise<void> {
+  await sql`create temporary table import_seen_offers (offer_id uuid primary key) on commit drop`.execute(db);
+}
+
+export async function rememberSeenOffers(db: Kysely<Database>, offerIds: readonly string[]): Promise<void> {
+  if (offerIds.length === 0) return;
+  await sql`insert into import_seen_offers (offer_id) values ${sql.join(offerIds.map((id) => sql`(${id})`))}`.execute(db);
+}
+
+/** Active offers of the given organizations that the bundle did not hold become inactive. */
+export async function pruneOffers(db: Kysely<Database>, organizationIds: readonly string[]): Promise<number> {
+  if (organizationIds.length === 0) return 0;
+  const result = await sql`
+    update offers set is_active = false, version = version + 1, updated_at = now()
+    where organization_id in (${sql.join(organizationIds)}) and is_active
+      and not exists (select 1 from import_seen_offers s where s.offer_id = offers.offer_id)`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
+}
+
+/**
+ * Vacuums and analyzes the content tables, so that the very next list query uses the offer indexes
+ * (index-only where it can) instead of waiting for autovacuum, which may take minutes or be off.
+ * VACUUM cannot run inside a transaction: call it after the commit.
+ */
+export async function refreshPlannerStatistics(db: Kysely<Database>): Promise<void> {
+  await sql`vacuum (analyze) offers`.execute(db);
+  await sql`analyze agents, branches, investments`.execute(db);
+}
