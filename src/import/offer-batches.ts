@@ -103,7 +103,8 @@ export class OfferBatches {
       branch_id: record.branch_id,
       investment_id: record.investment_id,
     };
-    await this.queue({ ...at, record: links, draft }, final);
+    // Only the record number and path of `at` are kept (not the record it may carry).
+    await this.queue({ recordNo: at.recordNo, path: at.path, record: links, draft }, final);
   }
 
   /**
@@ -117,7 +118,7 @@ export class OfferBatches {
       if (id === undefined || this.ids.has(id)) return;
       this.ids.add(id);
     }
-    if (links) await this.queue({ ...at, record: links, checkOnly: true }, final);
+    if (links) await this.queue({ recordNo: at.recordNo, path: at.path, record: links, checkOnly: true }, final);
   }
 
   private async queue(queued: QueuedOffer, final: boolean): Promise<void> {
