@@ -3,7 +3,8 @@
  * the ten websites and their keys), the status every answer must have, and a check of one real
  * answer before the load, so that a fast error or a wrong result is never reported as speed.
  */
-import { createRandom, type CatalogManifest, type OrganizationManifest } from './catalog.js';
+import { Random } from '../src/demo/random.js';
+import type { CatalogManifest, OrganizationManifest } from './catalog.js';
 import { probe, type RequestSpec } from './load.js';
 
 export interface Scenario {
@@ -108,7 +109,7 @@ interface FilterBody {
 
 /** The realistic search of a website's listing page: price range, rooms, city, balcony; by price. */
 function searchBodies(org: OrganizationManifest, cities: readonly string[], count: number, seed: number): FilterBody[] {
-  const random = createRandom(seed);
+  const random = new Random(`bench-scenario:${seed}`);
   const roomSets = [[1, 2], [2, 3], [3, 4], [2, 3, 4], [3, 4, 5], [1, 2, 3]];
   const seen = new Set<string>();
   const bodies: FilterBody[] = [];
@@ -136,7 +137,7 @@ function searchBodies(org: OrganizationManifest, cities: readonly string[], coun
 
 /** A broad price range sorted by price: enough matches for a deep page to exist. */
 function deepBodies(count: number, page: number, seed: number): FilterBody[] {
-  const random = createRandom(seed);
+  const random = new Random(`bench-scenario:${seed}`);
   const seen = new Set<string>();
   const bodies: FilterBody[] = [];
   for (let attempt = 0; bodies.length < count && attempt < count * 50; attempt++) {
