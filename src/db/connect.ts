@@ -25,6 +25,8 @@ export interface DbOptions {
   databaseUrl?: string | undefined;
   /** PGlite folder; undefined means an in-memory PGlite (tests). */
   dataDir?: string | undefined;
+  /** An in-memory PGlite starts from this dumped data folder (tests: one migrated copy for all). */
+  pgliteTemplate?: Blob | undefined;
   statementTimeoutMs?: number;
   poolMax?: number;
   /** How long a request may wait for a pooled connection before failing. */
@@ -38,7 +40,7 @@ const asText = (value: string): string => value;
 
 export async function openDatabase(options: DbOptions): Promise<DbHandle> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options);
-  return openPglite(options.dataDir);
+  return openPglite(options.dataDir, options.pgliteTemplate);
 }
 
 /** pg's Client, sending queries marked with prepared() as named statements (see src/db/prepared.ts). */
@@ -78,10 +80,11 @@ function openPostgres(url: string, options: DbOptions): DbHandle {
   return { db, kind: 'postgres', close: () => db.destroy() };
 }
 
-async function openPglite(dataDir: string | undefined): Promise<DbHandle> {
+async function openPglite(dataDir: string | undefined, template: Blob | undefined): Promise<DbHandle> {
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
   const client = await PGlite.create(dataDir ?? 'memory://', {
     parsers: { [TIMESTAMPTZ_OID]: asText, [TIMESTAMP_OID]: asText, [INT8_OID]: asText },
+    ...(template && !dataDir ? { loadDataDir: template } : {}),
   });
   await client.exec(`SET TIME ZONE 'UTC'`);
   const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });

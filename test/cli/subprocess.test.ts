@@ -2,7 +2,6 @@
  * The command line as users run it: a separate process, configured by the environment only
  * (DATABASE_URL on PostgreSQL, DATA_DIR for the embedded database).
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,17 +9,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connect.js';
 import { hashKey } from '../../src/domain/api-keys.js';
 import { createTestDb, onPostgres, type TestDb } from '../helpers/db.js';
+import { runCliProcess } from '../helpers/processes.js';
 import { tmpFile } from '../import/helpers.js';
 
 const EXAMPLE_WEBSITE = '0b6f8a2e-51c4-4f7e-8a3d-9c2e1f4b7d02';
 let t: TestDb | undefined;
-let env: NodeJS.ProcessEnv;
+/** Over the environment of the tests: only the database of this file. */
+const env: Record<string, string | undefined> = { DATABASE_URL: undefined, DATA_DIR: undefined };
 let dataDir: string | undefined;
 
 beforeAll(async () => {
-  env = { ...process.env };
-  delete env.DATABASE_URL;
-  delete env.DATA_DIR;
   if (onPostgres) {
     t = await createTestDb({ migrate: false }); // the command line migrates it
     env.DATABASE_URL = t.url;
@@ -33,13 +31,8 @@ afterAll(async () => {
   await t?.destroy();
 });
 
-function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], { env, cwd: process.cwd() }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
+/** The command line in a process of its own, with this file's environment (and no other database). */
+const run = (args: string[]) => runCliProcess(args, env);
 
 describe('command line in a process of its own', () => {
   it('migrates a new database, imports, creates and lists keys, fails cleanly', async () => {

@@ -1,14 +1,15 @@
 /**
- * The app on a fresh, migrated test database with the fixture loaded; destroy() closes both.
+ * The app on a fresh, migrated test database with the fixture loaded; both are closed after the
+ * test file (helpers/teardown.ts), or earlier by destroy().
  *
  *   const t = await buildTestApp();
- *   afterAll(() => t.destroy());
  *   const res = await t.app.inject({ method: 'GET', url: '/api/v1/branches', headers: auth() });
  */
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createTestDb, type TestDb } from './db.js';
+import { closeAfterFile } from './teardown.js';
 import * as fixture from './fixtures.js';
 
 export interface TestApp {
@@ -34,16 +35,15 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const config = loadConfig({ KEY_CACHE_TTL_MS: '0', LOG_LEVEL: 'silent', ...options.env });
   const app = await buildApp({ config, db, logger: options.logger ?? false });
   await app.ready();
-  return {
-    app,
-    db,
-    config,
-    fixture,
-    destroy: async () => {
-      await app.close();
-      await db.destroy();
-    },
+  let destroyed = false;
+  const destroy = async () => {
+    if (destroyed) return;
+    destroyed = true;
+    await app.close();
+    await db.destroy();
   };
+  closeAfterFile(destroy);
+  return { app, db, config, fixture, destroy };
 }
 
 /** Authorization header with organization A's key (or another key). */

@@ -1,14 +1,16 @@
 /**
  * A fresh, migrated database for one test file: in-memory PGlite by default, or a throwaway
- * database created on the server named by TEST_DATABASE_URL (and dropped afterwards).
+ * database created on the server named by TEST_DATABASE_URL (and dropped afterwards). It is
+ * destroyed after the test file (helpers/teardown.ts), or earlier by destroy().
  *
  *   const t = await createTestDb();
- *   afterAll(() => t.destroy());
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import pg from 'pg';
 import { openDatabase, type DbHandle } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { closeAfterFile } from './teardown.js';
 
 export interface TestDb extends DbHandle {
   /** postgres://... of the throwaway database, undefined on PGlite. */
@@ -39,6 +41,12 @@ export async function createThrowawayPostgres(): Promise<{ url: string; drop: ()
   };
 }
 
+/** The migrated embedded database that test/global-setup.ts dumped, if there is one. */
+function migratedTemplate(): Blob | undefined {
+  const file = process.env.ECS_TEST_PGLITE_TEMPLATE;
+  return file && fs.existsSync(file) ? new Blob([fs.readFileSync(file)]) : undefined;
+}
+
 export async function createTestDb(options: { migrate?: boolean } = {}): Promise<TestDb> {
   let handle: DbHandle;
   let url: string | undefined;
@@ -49,18 +57,16 @@ export async function createTestDb(options: { migrate?: boolean } = {}): Promise
     drop = created.drop;
     handle = await openDatabase({ databaseUrl: url, poolMax: 5 });
   } else {
-    handle = await openDatabase({});
+    handle = await openDatabase({ pgliteTemplate: options.migrate === false ? undefined : migratedTemplate() });
   }
   if (options.migrate !== false) await migrateToLatest(handle.db);
   let destroyed = false;
-  return {
-    ...handle,
-    url,
-    destroy: async () => {
-      if (destroyed) return;
-      destroyed = true;
-      await handle.close();
-      await drop();
-    },
+  const destroy = async () => {
+    if (destroyed) return;
+    destroyed = true;
+    await handle.close();
+    await drop();
   };
+  closeAfterFile(destroy);
+  return { ...handle, url, destroy };
 }

@@ -7,7 +7,6 @@
  * On PostgreSQL (TEST_DATABASE_URL, or a private cluster when the binaries are there) and on the
  * embedded PGlite folder.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,7 +19,7 @@ import { IMPORT_LOCK_KEY } from '../../src/import/index.js';
 import { onPostgres } from '../helpers/db.js';
 import { insertFixture, ORG_A, uid, WEBSITE_A1 } from '../helpers/fixtures.js';
 import { createPostgresDatabase, pgClusterAvailable } from '../helpers/pg-cluster.js';
-import { projectRoot } from './server-process.js';
+import { projectRoot, spawnCli } from '../helpers/processes.js';
 
 /** Offers in the big bundle: more than one progress line (every 50,000 records) of the CLI. */
 const BIG_OFFERS = 120_000;
@@ -80,27 +79,6 @@ function folderBytes(folder: string): number {
   return total;
 }
 
-interface CliRun {
-  child: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<number | string | null>;
-}
-
-function runCli(args: string[], env: Record<string, string>): CliRun {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
-    cwd: projectRoot,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
-  return { child, stdout: () => out, stderr: () => err, exited };
-}
-
 /** Resolves once `predicate` holds, polling every 50 ms; rejects after timeoutMs. */
 async function waitUntil(what: string, predicate: () => boolean | Promise<boolean>, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -151,13 +129,13 @@ describe.runIf(postgresAvailable)('import safety on PostgreSQL', () => {
   it('a second import fails clearly while one runs; kill -9 of the first leaves every table as it was', async () => {
     const before = await snapshot(handle.db);
 
-    const first = runCli(['import', bigFile], { DATABASE_URL: url, LOG_LEVEL: 'silent' });
+    const first = spawnCli(['import', bigFile], { DATABASE_URL: url, LOG_LEVEL: 'silent' });
     // Well into the import: the lock is held and 50,000 records have been written (uncommitted).
     await waitUntil('the first import to hold the lock', importLockHeld);
     await waitUntil('50,000 records imported', () => /imported 50,000 records/.test(first.stderr()) || first.child.exitCode !== null);
     expect(first.child.exitCode, first.stderr()).toBeNull();
 
-    const second = runCli(['import', smallFile, '--json'], { DATABASE_URL: url });
+    const second = spawnCli(['import', smallFile, '--json'], { DATABASE_URL: url });
     const secondCode = await second.exited;
     expect(secondCode).toBe(1);
     expect(JSON.parse(second.stdout())).toEqual({ error: 'another import is running; try again when it has finished' });
@@ -174,7 +152,7 @@ describe.runIf(postgresAvailable)('import safety on PostgreSQL', () => {
     expect(after).toEqual(before);
 
     // Serialized cleanly: the next import runs and commits.
-    const third = runCli(['import', smallFile, '--json'], { DATABASE_URL: url });
+    const third = spawnCli(['import', smallFile, '--json'], { DATABASE_URL: url });
     expect(await third.exited, third.stderr()).toBe(0);
     expect(JSON.parse(third.stdout()).organizations).toBeDefined();
     expect(await snapshot(handle.db)).not.toEqual(before);
@@ -191,7 +169,7 @@ describe('import safety on the embedded database (PGlite)', () => {
     await seed.close();
 
     const bytesBefore = folderBytes(dataDir);
-    const first = runCli(['import', bigFile], { DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+    const first = spawnCli(['import', bigFile], { DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
     // Well into the import: the embedded database has written 20 MB of it (uncommitted) to its folder.
     await waitUntil('the import to write 20 MB', () => folderBytes(dataDir) - bytesBefore > 20e6 || first.child.exitCode !== null);
     expect(first.child.exitCode, first.stderr()).toBeNull();
@@ -199,7 +177,7 @@ describe('import safety on the embedded database (PGlite)', () => {
     expect(await first.exited).toBe('SIGKILL');
 
     // The killed process leaves its lock file; the command line says so and how to recover.
-    const blocked = runCli(['import', smallFile, '--json'], { DATA_DIR: dataDir });
+    const blocked = spawnCli(['import', smallFile, '--json'], { DATA_DIR: dataDir });
     expect(await blocked.exited).toBe(1);
     expect(blocked.stderr()).toMatch(/is in use .*remove .*postmaster\.pid/);
     fs.rmSync(path.join(dataDir, 'postmaster.pid'), { force: true });

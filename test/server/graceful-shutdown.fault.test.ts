@@ -14,7 +14,7 @@
 import http from 'node:http';
 import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { KEYS, OFFER } from '../helpers/fixtures.js';
-import { prepareDatabase, startServer, type PreparedDatabase, type ServerProcess } from './server-process.js';
+import { prepareDatabase, startServer, type PreparedDatabase, type ServerProcess } from '../helpers/processes.js';
 
 const CONCURRENCY = 20;
 

@@ -9,6 +9,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { scaled } from '../helpers/scale.js';
 import {
   AGENT,
   BRANCH,
@@ -231,7 +232,7 @@ describe('tenancy: another organization does not exist for a key', () => {
           tally.ok++;
         }
       }),
-      { numRuns: Number(process.env.TENANCY_RUNS ?? 1500), seed: process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined },
+      { numRuns: scaled('TENANCY_RUNS', 600, 3000), seed: process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined },
     );
     expect(tally.otherOrgIdInPath).toBeGreaterThan(0);
   });

@@ -1,15 +1,17 @@
 /**
- * Fuzzing, part 2 of 2 (the parts run in parallel): random and mutated requests through inject().
+ * Fuzzing, part 1 of 2 (the parts run in parallel): random and mutated requests through inject().
  * Never a 5xx, always a JSON error body, security headers on everything, heap flat. FUZZ_REQUESTS
- * sets the number per part (default 50,000); FUZZ_SEED replays a run.
+ * sets the number per part (5,000 in `npm test`, 50,000 with TEST_FULL=1, see helpers/scale.ts);
+ * FUZZ_SEED replays a run (part 2 uses FUZZ_SEED + 1).
  */
 import { describe, expect, it } from 'vitest';
+import { scaled } from '../helpers/scale.js';
 import { runFuzz } from './fuzz-runner.js';
 
-const COUNT = Number(process.env.FUZZ_REQUESTS ?? 50_000);
-const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) + 1 : 0x5eed0002;
+const COUNT = scaled('FUZZ_REQUESTS', 5_000, 50_000);
+const SEED = Number(process.env.FUZZ_SEED ?? 0x5eed0001);
 
-describe('fuzzing, part 2', () => {
+describe('fuzzing, part 1', () => {
   it(`${COUNT} random and mutated requests: no 5xx, JSON errors, flat heap`, { timeout: 600_000 }, async () => {
     const figures = await runFuzz(SEED, COUNT);
     expect(figures.serverErrors).toBe(0);

@@ -13,8 +13,8 @@ import { loadConfig } from '../../src/config.js';
 import { hashKey } from '../../src/domain/api-keys.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 import { insertFixture, KEYS } from '../helpers/fixtures.js';
-import { captureLog } from './log-capture.js';
-import { freePort, waitForPort } from './net.js';
+import { captureLog } from '../helpers/log-capture.js';
+import { freePort, waitForPort } from '../helpers/net.js';
 
 const SHARED_REDIS = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 

@@ -8,7 +8,7 @@ import vm from 'node:vm';
 import { expect } from 'vitest';
 import { buildTestApp } from '../helpers/app.js';
 import { fuzzRequest, prng, type FuzzRequest } from './fuzz-requests.js';
-import { captureLog } from './log-capture.js';
+import { captureLog } from '../helpers/log-capture.js';
 
 /** A real collection, with or without --expose-gc. */
 function collector(): () => void {

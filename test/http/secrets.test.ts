@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashKey } from '../../src/domain/api-keys.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { KEYS, OFFER } from '../helpers/fixtures.js';
-import { captureLog, type LogCapture } from './log-capture.js';
+import { captureLog, type LogCapture } from '../helpers/log-capture.js';
 
 const ALL_KEYS = Object.values(KEYS);
 /** A key that exists nowhere, in the same shape. */
