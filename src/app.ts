@@ -67,6 +67,13 @@ function serializeRequest(request: { method: string; url: string; host?: string;
   };
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The content version this instance serves; refresh() after changing content in-process. */
+    contentVersion: ContentVersion;
+  }
+}
+
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const app = Fastify({
@@ -108,6 +115,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   contentVersion.onChange(() => responseCache.clear());
   await contentVersion.start();
   app.addHook('onClose', async () => contentVersion.stop());
+  // Whoever changes content in this process (the control socket's commands) refreshes it at once.
+  app.decorate('contentVersion', contentVersion);
   // Offer bodies are kept by row version (never stale), whatever RESPONSE_CACHE says.
   const xmlFragments = new FragmentCache(OFFER_DATA_FRAGMENT_CHARS);
   const offers = new OfferReader(readDb, config.offerBodyCacheBytes > 0 ? new OfferBodyCache(config.offerBodyCacheBytes) : undefined);

@@ -9,34 +9,54 @@ import fs from 'node:fs';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/connect.js';
+import { DataDirBusyError, LOCK_FILE, lockDataDir } from './db/data-dir-lock.js';
 import { migrateToLatest } from './db/migrate.js';
+import { serveControlSocket, type ControlSocket } from './control-socket.js';
 import { loadDemo } from './demo/index.js';
+import { listWebsites, type WebsiteSummary } from './queries/websites.js';
 
-/** An embedded data folder that does not exist yet or holds nothing: the newcomer's first start. */
-function isFirstEmbeddedStart(config: Config): boolean {
-  if (config.databaseUrl) return false;
-  return !fs.existsSync(config.dataDir) || fs.readdirSync(config.dataDir).length === 0;
+/** An embedded data folder that holds nothing yet (but our lock): the newcomer's first start. */
+function isEmptyDataDir(dataDir: string): boolean {
+  return !fs.existsSync(dataDir) || fs.readdirSync(dataDir).every((name) => name.startsWith(LOCK_FILE));
+}
+
+/** A block that stands out among the JSON log lines. */
+function banner(lines: readonly string[]): string {
+  const rule = '='.repeat(78);
+  return ['', rule, ...lines, rule, ''].join('\n') + '\n';
 }
 
 function printDemoWelcome(config: Config, demo: { key: string; website_id: string }, address: string): void {
   // Printed once, to the terminal that started the service, never through the logger.
-  const lines = [
-    '',
-    'Loaded the demo data set into a new embedded database in ' + config.dataDir,
-    `Demo website ${demo.website_id}, API key (shown only now):`,
-    '',
-    `  ${demo.key}`,
-    '',
-    'Try it:',
-    '',
-    `  curl -s -H 'Authorization: ${demo.key}' ${address}/api/v1/organization`,
-    `  curl -s -H 'Authorization: ${demo.key}' -H 'Content-Type: application/json' \\`,
-    `    -d '{"pagination":{"size":5},"sorting":{"field":"price","direction":"asc"}}' ${address}/api/v1/offers`,
-    '',
-    `Interactive docs: ${address}/docs`,
-    '',
-  ];
-  process.stdout.write(lines.join('\n') + '\n');
+  process.stdout.write(
+    banner([
+      'Loaded the demo data set into a new embedded database in ' + config.dataDir,
+      `Demo website ${demo.website_id}, API key (shown only now; keep it):`,
+      '',
+      `  ${demo.key}`,
+      '',
+      'Try it:',
+      '',
+      `  curl -s -H 'Authorization: ${demo.key}' ${address}/api/v1/organization`,
+      `  curl -s -H 'Authorization: ${demo.key}' -H 'Content-Type: application/json' \\`,
+      `    -d '{"pagination":{"size":5},"sorting":{"field":"price","direction":"asc"}}' ${address}/api/v1/offers`,
+      '',
+      `Interactive docs: ${address}/docs`,
+    ]),
+  );
+}
+
+/** On a later start of the embedded database: how to get a key, since the demo key was shown once. */
+function printKeyHint(websites: readonly WebsiteSummary[], address: string): void {
+  const website = websites[0];
+  const lines = website
+    ? [
+        `Need an API key? In another terminal: npm run cli -- keys create --website ${website.website_id}` +
+          (websites.length > 1 ? ` (or another website: npm run cli -- keys list)` : ` (${website.name})`),
+        `Interactive docs: ${address}/docs`,
+      ]
+    : [`No website yet: npm run cli -- demo loads the demo data set and prints a key. Interactive docs: ${address}/docs`];
+  process.stdout.write(banner(lines));
 }
 
 function readConfig(): Config {
@@ -78,8 +98,29 @@ async function runPrimary(config: Config): Promise<void> {
   process.on('SIGINT', () => stop('SIGTERM'));
 }
 
+/**
+ * The embedded database's folder is this process's alone while it runs (src/db/data-dir-lock.ts):
+ * a second service or the command line on the same folder is refused, naming this process. The
+ * lock goes when the process exits, however it exits; after a crash the next process takes it over.
+ */
+function lockEmbeddedDatabase(config: Config): void {
+  const address = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+  try {
+    const lock = lockDataDir(config.dataDir, { role: 'service', doing: `serving ${address}` });
+    process.on('exit', () => lock.release());
+  } catch (error) {
+    if (error instanceof DataDirBusyError) {
+      process.stderr.write(`estate-content-service cannot start: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
 async function serve(config: Config): Promise<void> {
-  const firstStart = isFirstEmbeddedStart(config);
+  const embedded = !config.databaseUrl;
+  if (embedded) lockEmbeddedDatabase(config);
+  const firstStart = embedded && isEmptyDataDir(config.dataDir);
   const handle = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -91,6 +132,7 @@ async function serve(config: Config): Promise<void> {
   const demo = firstStart ? await loadDemo(handle.db) : undefined;
 
   const app = await buildApp({ config, db: handle, logger: { level: config.logLevel } });
+  let control: ControlSocket | undefined;
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -109,6 +151,7 @@ async function serve(config: Config): Promise<void> {
       });
       await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
       await app.close(); // stops accepting, waits for in-flight requests
+      await control?.close(); // waits for a command under way
       await handle.close();
       process.exit(0);
     } catch (error) {
@@ -120,8 +163,18 @@ async function serve(config: Config): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  // The command line reaches the embedded database through this process while it runs.
+  if (embedded) {
+    control = await serveControlSocket({
+      dataDir: config.dataDir,
+      database: handle,
+      afterCommand: async () => void (await app.contentVersion.refresh()),
+      log: app.log,
+    });
+  }
   const address = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
   if (demo) printDemoWelcome(config, demo, address);
+  else if (embedded) printKeyHint(await listWebsites(handle.db, 2), address);
 }
 
 async function main(): Promise<void> {

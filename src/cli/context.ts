@@ -2,12 +2,11 @@
  * What every command gets: where to write, the configuration, and the database (opened and
  * migrated first, so that a new empty database needs no separate step).
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { pingDatabase } from '../queries/health.js';
 import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type DbHandle } from '../db/connect.js';
+import { DataDirBusyError, lockDataDir, type DataDirLock } from '../db/data-dir-lock.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { pingDatabase } from '../queries/health.js';
 
 export interface Output {
   write(text: string): unknown;
@@ -24,21 +23,22 @@ export interface CliIo {
    * it is migrated but not closed.
    */
   database?: DbHandle;
+  /** The command being run ("keys list"), for the embedded database's lock; set by runCli. */
+  command?: string;
+  /** Where relative file names are read from (default: this process's working directory). */
+  cwd?: string;
 }
 
 /** A mistake the user can fix: printed as one line, exit status 1. */
 export class CliUserError extends Error {}
 
-/** PGlite leaves this file in its folder while a process has the database open. */
-const PGLITE_LOCK_FILE = 'postmaster.pid';
-
-function assertDataDirFree(dataDir: string): void {
-  const lockFile = path.join(dataDir, PGLITE_LOCK_FILE);
-  if (fs.existsSync(lockFile)) {
-    throw new CliUserError(
-      `the embedded database in ${dataDir} is in use (is the service running? stop it first); ` +
-        `if nothing is running, a previous process stopped abruptly: remove ${lockFile} and try again`,
-    );
+/** The embedded database's folder for this command alone (src/db/data-dir-lock.ts). */
+function lockEmbeddedDatabase(dataDir: string, command: string | undefined): DataDirLock {
+  try {
+    return lockDataDir(dataDir, { role: 'command line', doing: command ?? 'a command' });
+  } catch (error) {
+    if (error instanceof DataDirBusyError) throw new CliUserError(error.message);
+    throw error;
   }
 }
 
@@ -64,26 +64,30 @@ export async function withDatabase<T>(io: CliIo, run: (db: DbHandle, config: Con
     await migrateToLatest(io.database.db);
     return run(io.database, config);
   }
-  if (!config.databaseUrl) assertDataDirFree(config.dataDir);
-  const handle = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    statementTimeoutMs: config.statementTimeoutMs,
-    poolMax: 2,
-  });
+  const lock = config.databaseUrl ? undefined : lockEmbeddedDatabase(config.dataDir, io.command);
   try {
+    const handle = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      statementTimeoutMs: config.statementTimeoutMs,
+      poolMax: 2,
+    });
     try {
-      await pingDatabase(handle.db);
-    } catch (error) {
-      if (isConnectionError(error)) {
-        // The URL may hold a password: name the variable, not its value.
-        throw new CliUserError(`cannot connect to the database named by DATABASE_URL: ${describeError(error)}`);
+      try {
+        await pingDatabase(handle.db);
+      } catch (error) {
+        if (isConnectionError(error)) {
+          // The URL may hold a password: name the variable, not its value.
+          throw new CliUserError(`cannot connect to the database named by DATABASE_URL: ${describeError(error)}`);
+        }
+        throw error;
       }
-      throw error;
+      await migrateToLatest(handle.db);
+      return await run(handle, config);
+    } finally {
+      await handle.close();
     }
-    await migrateToLatest(handle.db);
-    return await run(handle, config);
   } finally {
-    await handle.close();
+    lock?.release();
   }
 }

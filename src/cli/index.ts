@@ -1,7 +1,38 @@
 #!/usr/bin/env node
 /**
- * Entry point of the command line (package bin, and `npm run cli -- COMMAND`).
+ * Entry point of the command line (package bin, and `npm run cli -- COMMAND`). When the embedded
+ * database of DATA_DIR belongs to a running service, the command is run by that service
+ * (src/cli/remote.ts); otherwise here.
  */
+import { loadConfig } from '../config.js';
+import { runInService, runningServiceSocket } from './remote.js';
 import { runCli } from './run.js';
 
-process.exitCode = await runCli(process.argv.slice(2), { env: process.env, stdout: process.stdout, stderr: process.stderr });
+const argv = process.argv.slice(2);
+const io = { env: process.env, stdout: process.stdout, stderr: process.stderr };
+
+/** The control socket of the running service that owns DATA_DIR, if one does (embedded database only). */
+function serviceSocket(): string | undefined {
+  try {
+    const config = loadConfig(process.env);
+    return config.databaseUrl ? undefined : runningServiceSocket(config.dataDir);
+  } catch {
+    return undefined; // a configuration error is reported by runCli
+  }
+}
+
+const socket = serviceSocket();
+if (socket) {
+  try {
+    process.exitCode = await runInService(socket, { argv, cwd: process.cwd(), stderrTTY: Boolean(process.stderr.isTTY) }, io);
+  } catch (error) {
+    const message =
+      `the service that holds the embedded database does not answer on ${socket} (${(error as Error).message}); ` +
+      'wait until it has started, or stop it';
+    if (argv.includes('--json')) process.stdout.write(JSON.stringify({ error: message }, null, 2) + '\n');
+    process.stderr.write(`error: ${message}\n`);
+    process.exitCode = 1;
+  }
+} else {
+  process.exitCode = await runCli(argv, io);
+}

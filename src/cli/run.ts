@@ -32,6 +32,10 @@ function buildProgram(io: CliIo, seen: { json: boolean }): Command {
   // Remember --json before the action runs, so that a failure can answer in JSON too.
   program.hook('preAction', (_program, action) => {
     seen.json = Boolean(action.opts().json);
+    // "keys list", "import bundle.ndjson": what the embedded database's lock says this process is doing.
+    const names: string[] = [];
+    for (let c: Command | null = action; c && c !== program; c = c.parent) names.unshift(c.name());
+    io.command = [...names, ...action.args].join(' ');
   });
 
   program

@@ -10,7 +10,7 @@ import { listBranchAgentsOperation, listBranchesOperation, readBranch } from './
 import { listInvestmentsOperation, readInvestment } from './routes/investments.js';
 import { listInvestmentOffers, listOffersOperation, readOffer } from './routes/offers.js';
 import { readOrganization } from './routes/organization.js';
-import { health, openApiDocument } from './routes/service.js';
+import { health, openApiDocument, rootRedirect } from './routes/service.js';
 
 export interface RouteEntry {
   readonly method: 'GET' | 'POST';
@@ -25,6 +25,7 @@ export interface RouteEntry {
 }
 
 export const ROUTES: readonly RouteEntry[] = [
+  { method: 'GET', url: '/', auth: false, hidden: true, operation: rootRedirect },
   { method: 'GET', url: '/health', auth: false, operation: health },
   { method: 'GET', url: '/openapi.json', auth: false, hidden: true, operation: openApiDocument },
 

@@ -45,9 +45,11 @@ describe('first start', () => {
       expect(body.items).toHaveLength(50);
       expect(await stopServer(server)).toBe(0);
 
-      // A second start on the same folder loads nothing again and prints no key.
+      // A second start on the same folder loads nothing again and prints no key, but how to get one.
       const again = await startServer({ DATA_DIR: dataDir, DATABASE_URL: undefined });
       expect(again.output()).not.toMatch(/ecs_[A-Za-z0-9_-]{43}/);
+      const websiteId = /Demo website ([0-9a-f-]{36})/.exec(output())?.[1];
+      expect(again.output()).toContain(`Need an API key? In another terminal: npm run cli -- keys create --website ${websiteId}`);
       expect(await stopServer(again)).toBe(0);
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 /**
  * import FILE [--prune] [--format auto|json|ndjson]: loads a content bundle, all or nothing.
  */
+import path from 'node:path';
 import { importBundle, ImportRejectedError, openBundleFile, type BundleFormat } from '../../import/index.js';
 import { withDatabase, type CliIo } from '../context.js';
 import { importReportJson, importReportText, json, problemLines } from '../output.js';
@@ -13,7 +14,8 @@ export interface ImportCommandOptions {
 }
 
 export async function importCommand(io: CliIo, file: string, options: ImportCommandOptions): Promise<void> {
-  const source = await openBundleFile(file, options.format ?? 'auto');
+  // Relative to the caller's working directory (a running service imports for a command line elsewhere).
+  const source = await openBundleFile(io.cwd ? path.resolve(io.cwd, file) : file, options.format ?? 'auto');
   await withDatabase(io, async (handle) => {
     const progress = createProgress(io.stderr, { quiet: Boolean(options.json) });
     const started = Date.now();

@@ -1,4 +1,4 @@
-/** GET /health and GET /openapi.json: no key needed. */
+/** GET /health, GET /openapi.json and GET / (to the docs): no key needed. */
 import Type from 'typebox';
 import { pingDatabase } from '../../queries/health.js';
 import { isDatabaseUnavailable } from '../db-errors.js';
@@ -39,4 +39,14 @@ export const openApiDocument = defineOperation({
   responses: {},
   parse: () => undefined,
   handle: async (_input, { request }) => request.server.swagger(),
+});
+
+/** GET /: people who open the service's address in a browser land on the interactive docs. */
+export const rootRedirect = defineOperation({
+  operationId: 'root',
+  summary: 'Redirects to the interactive docs (/docs)',
+  tags: ['service'],
+  responses: {},
+  parse: () => undefined,
+  handle: async (_input, { reply }) => reply.redirect('/docs', 302),
 });

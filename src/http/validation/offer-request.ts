@@ -7,6 +7,7 @@
 import { parseRfc3339, toStoredTimestamp } from '../../domain/timestamps.js';
 import {
   FILTER_OPERATORS,
+  filterableFieldNames,
   isSortable,
   MAX_FILTER_STRING_LENGTH,
   MAX_FILTERS,
@@ -14,6 +15,7 @@ import {
   OFFER_INCLUDES,
   OPERATORS_BY_KIND,
   resolveOfferField,
+  sortableFieldNames,
   type FilterOperator,
   type FilterScalar,
   type OfferField,
@@ -26,11 +28,18 @@ import { FilterSchema, PaginationSchema, SortingSchema } from '../schemas/reques
 import { issues, type Loc } from './errors.js';
 import type { InputChecker } from './input-checker.js';
 import { laxBool, laxFloat, laxInt, laxString, type Lax } from './lax.js';
+import { closestName } from './suggest.js';
 import { parseUuid } from './uuid.js';
 
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** "unknown field 'city'; did you mean 'address_city'?" when a known name is close. */
+function withSuggestion(reason: string, name: string, known: readonly string[]): string {
+  const suggestion = closestName(name, known);
+  return suggestion === undefined || suggestion === name ? reason : `${reason}; did you mean '${suggestion}'?`;
+}
 
 /** A part that was present but had problems (they are reported). */
 const INVALID = Symbol('invalid');
@@ -84,7 +93,7 @@ function checkSorting(check: InputChecker, sorting: unknown): OfferSort | undefi
   const field = resolveOfferField(sorting.field);
   if (!field || !isSortable(field)) {
     const reason = field ? `field '${sorting.field}' cannot be sorted on` : `unknown field '${sorting.field}'`;
-    check.report(issues.valueError([...loc, 'field'], sorting.field, reason));
+    check.report(issues.valueError([...loc, 'field'], sorting.field, withSuggestion(reason, sorting.field, sortableFieldNames())));
     return INVALID;
   }
   return checked ? { field, direction: checked.direction } : INVALID;
@@ -117,7 +126,10 @@ function checkFilter(check: InputChecker, item: Record<string, unknown>, loc: Lo
   let field: OfferField | undefined;
   if (typeof item.field === 'string') {
     field = resolveOfferField(item.field);
-    if (!field) check.report(issues.valueError([...loc, 'field'], item.field, `unknown field '${item.field}'`));
+    if (!field) {
+      const reason = withSuggestion(`unknown field '${item.field}'`, item.field, filterableFieldNames());
+      check.report(issues.valueError([...loc, 'field'], item.field, reason));
+    }
   }
   const operator =
     typeof item.operator === 'string' && (FILTER_OPERATORS as readonly string[]).includes(item.operator)
