@@ -95,6 +95,14 @@ describe('GET /openapi.json and /docs', () => {
     const page = res.statusCode === 302 ? await t.app.inject({ method: 'GET', url: res.headers.location as string }) : res;
     expect(page.headers['content-type']).toContain('text/html');
   });
+
+  it('sends a browser at the address of the service (GET /) to the docs, without a key', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/' });
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe('/docs');
+    // /api/v1 answers stay as the contract says.
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1' })).json()).toEqual({ detail: 'Not Found' });
+  });
 });
 
 describe('GET /health', () => {

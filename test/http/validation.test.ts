@@ -137,6 +137,16 @@ describe('422 validation details', () => {
       expect(await detail(offersWith({ sorting: { field: 'colour' } }))).toEqual([
         { type: 'value_error', loc: ['body', 'sorting', 'field'], msg: "Value error, unknown field 'colour'", input: 'colour', ctx: { error: {} } },
       ]);
+      // A close known field is named.
+      expect(await detail(offersWith({ sorting: { field: 'city' } }))).toEqual([
+        {
+          type: 'value_error',
+          loc: ['body', 'sorting', 'field'],
+          msg: "Value error, unknown field 'city'; did you mean 'address_city'?",
+          input: 'city',
+          ctx: { error: {} },
+        },
+      ]);
       expect(await detail(offersWith({ sorting: { field: 'has_balcony' } }))).toEqual([
         {
           type: 'value_error',
@@ -160,6 +170,19 @@ describe('422 validation details', () => {
       expect(await detail(offersWith({ filters: { field: 'price' } }))).toEqual([
         { type: 'list_type', loc: ['body', 'filters'], msg: 'Input should be a valid list', input: { field: 'price' } },
       ]);
+      // Fields named as people guess them: the closest known field is suggested.
+      const guesses = { city: 'address_city', balcony: 'has_balcony', prise: 'price', rooms_count: 'rooms', district: 'address_district' };
+      for (const [guess, known] of Object.entries(guesses)) {
+        expect(await detail(offersWith({ filters: [{ field: guess, operator: 'eq', value: 1 }] }))).toEqual([
+          {
+            type: 'value_error',
+            loc: ['body', 'filters', 0, 'field'],
+            msg: `Value error, unknown field '${guess}'; did you mean '${known}'?`,
+            input: guess,
+            ctx: { error: {} },
+          },
+        ]);
+      }
       const many = Array.from({ length: 51 }, () => ({ field: 'price', operator: 'gt', value: 1 }));
       expect(await detail(offersWith({ filters: many }))).toEqual([
         {
