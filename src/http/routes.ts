@@ -8,6 +8,8 @@ import type { Operation } from './operation.js';
 import { listAgentsOperation, readAgent } from './routes/agents.js';
 import { listBranchAgentsOperation, listBranchesOperation, readBranch } from './routes/branches.js';
 import { listInvestmentsOperation, readInvestment } from './routes/investments.js';
+import { offerFieldCatalogue } from './routes/meta.js';
+import { investmentOfferFacetsOperation, offerFacetsOperation } from './routes/offer-facets.js';
 import { listInvestmentOffers, listOffersOperation, readOffer } from './routes/offers.js';
 import { readOrganization } from './routes/organization.js';
 import { health, openApiDocument, rootRedirect } from './routes/service.js';
@@ -40,4 +42,9 @@ export const ROUTES: readonly RouteEntry[] = [
   { method: 'POST', url: '/api/v1/investments/:investment_id/offers', auth: true, operation: listInvestmentOffers },
   { method: 'GET', url: '/api/v1/offers/:offer_id', auth: true, operation: readOffer },
   { method: 'POST', url: '/api/v1/offers', auth: true, operation: listOffersOperation },
+
+  // Extensions (search): facets and statistics, the field catalogue.
+  { method: 'POST', url: '/api/v1/offers/facets', auth: true, operation: offerFacetsOperation },
+  { method: 'POST', url: '/api/v1/investments/:investment_id/offers/facets', auth: true, operation: investmentOfferFacetsOperation },
+  { method: 'GET', url: '/api/v1/meta/offers', auth: true, operation: offerFieldCatalogue },
 ];

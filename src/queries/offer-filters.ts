@@ -6,7 +6,8 @@
  * values already normalized per kind (see FilterScalar).
  */
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import type { FilterScalar, OfferField, OfferFilter } from '../domain/offer-query.js';
+import type { FilterScalar, OfferField, OfferFilter, OfferSort } from '../domain/offer-query.js';
+import { distanceFrom, withinBox, withinPolygon, withinRadius } from './offer-geo.js';
 
 /**
  * offer_data fields stored as typed, generated columns of the offers table (and indexed), so that
@@ -35,7 +36,7 @@ function dataText(field: OfferField): RawBuilder<string | null> {
 }
 
 /** The SQL value of a field, typed for comparison and ordering. */
-function fieldExpression(field: OfferField): RawBuilder<unknown> {
+export function fieldExpression(field: OfferField): RawBuilder<unknown> {
   if (field.source === 'offer') return sql.ref(`o.${field.name}`);
   const column = dataColumn(field);
   if (column) return sql.ref(`o.${column}`);
@@ -99,7 +100,16 @@ function isNullCondition(field: OfferField, isNull: boolean): RawBuilder<SqlBool
  */
 export function filterCondition(filter: OfferFilter): RawBuilder<SqlBool> {
   const { field } = filter;
-  if (filter.operator === 'is_null') return isNullCondition(field, filter.value);
+  switch (filter.operator) {
+    case 'is_null':
+      return isNullCondition(field, filter.value);
+    case 'within_radius':
+      return withinRadius(filter.value);
+    case 'within_bbox':
+      return withinBox(filter.value);
+    case 'within_polygon':
+      return withinPolygon(filter.value);
+  }
   const expr = fieldExpression(field);
   const p = (value: FilterScalar) => param(field, value);
   switch (filter.operator) {
@@ -128,8 +138,10 @@ export function filterCondition(filter: OfferFilter): RawBuilder<SqlBool> {
   }
 }
 
-/** The ORDER BY expression of a sortable field; text sorts in byte order, like the indexes. */
-export function sortExpression(field: OfferField): RawBuilder<unknown> {
+/** The ORDER BY expression of a sort; text sorts in byte order, like the indexes. */
+export function sortExpression(sort: OfferSort): RawBuilder<unknown> {
+  const { field } = sort;
+  if (sort.from) return distanceFrom(sort.from);
   const expr = fieldExpression(field);
   switch (field.kind) {
     case 'text':

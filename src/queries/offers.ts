@@ -26,6 +26,7 @@ import { findAgentsByIds } from './agents.js';
 import { findBranchesByIds } from './branches.js';
 import { findInvestmentsByIds } from './investments.js';
 import { filterCondition, sortExpression } from './offer-filters.js';
+import { searchCondition, searchRelevance } from './offer-search.js';
 import { findOrganization } from './organization.js';
 import type { ReadDb } from './readonly.js';
 
@@ -176,9 +177,15 @@ async function listOffers(
   let matching = activeOffersOf(db, organizationId);
   if (query.investmentId !== undefined) matching = matching.where('o.investment_id', '=', query.investmentId);
   for (const filter of query.filters) matching = matching.where(filterCondition(filter));
+  if (query.search !== undefined) matching = matching.where(searchCondition(query.search));
 
-  // Newest first unless asked otherwise; offer_id breaks ties, so pages never overlap.
-  const sortKey = query.sort ? sortExpression(query.sort.field) : sql.ref('o.created_at');
+  // As asked; else the best matches of a search first; else newest first. offer_id breaks ties,
+  // so pages never overlap.
+  const sortKey = query.sort
+    ? sortExpression(query.sort)
+    : query.search !== undefined
+      ? searchRelevance(query.search)
+      : sql.ref('o.created_at');
   const descending = query.sort ? query.sort.direction === 'desc' : true;
   const order = (key: RawBuilder<unknown> | ReturnType<typeof sql.ref>) =>
     query.sort

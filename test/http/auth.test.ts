@@ -45,6 +45,10 @@ describe('authentication', () => {
         'GET /api/v1/offers/:offer_id',
         'POST /api/v1/offers',
         'POST /api/v1/investments/:investment_id/offers',
+        // Extensions: search (facets, field catalogue).
+        'POST /api/v1/offers/facets',
+        'POST /api/v1/investments/:investment_id/offers/facets',
+        'GET /api/v1/meta/offers',
       ].sort(),
     );
     for (const route of API_ROUTES) expect(route.auth, route.url).toBe(true);

@@ -100,6 +100,7 @@ describe('GET /openapi.json and /docs', () => {
     const res = await t.app.inject({ method: 'GET', url: '/' });
     expect(res.statusCode).toBe(302);
     expect(res.headers.location).toBe('/docs');
+    expect(res.json()).toEqual({ detail: 'See /docs' });
     // /api/v1 answers stay as the contract says.
     expect((await t.app.inject({ method: 'GET', url: '/api/v1' })).json()).toEqual({ detail: 'Not Found' });
   });

@@ -48,5 +48,6 @@ export const rootRedirect = defineOperation({
   tags: ['service'],
   responses: {},
   parse: () => undefined,
-  handle: async (_input, { reply }) => reply.redirect('/docs', 302),
+  // A small JSON body too: every answer of the service is JSON (or XML) but the docs themselves.
+  handle: async (_input, { reply }) => reply.code(302).header('location', '/docs').send({ detail: 'See /docs' }),
 });

@@ -18,6 +18,8 @@ export interface JsonSchema {
   default?: unknown;
   $ref?: string;
   $id?: string;
+  /** The value is read by the operation itself (its problems reported at their exact place); the walker passes it on. */
+  'x-checked-by-operation'?: boolean;
 }
 
 export type SchemaRegistry = ReadonlyMap<string, JsonSchema>;

@@ -16,6 +16,7 @@ import {
   OrganizationSchema,
 } from '../../domain/resources.js';
 import type { JsonSchema, SchemaRegistry } from './json-schema.js';
+import { FacetsResponseSchema, FieldCatalogueSchema } from './offer-search.js';
 import { ErrorResponseSchema, HTTPValidationErrorSchema, ValidationErrorSchema } from './errors.js';
 
 export const SHARED_SCHEMAS: readonly TSchema[] = [
@@ -32,6 +33,8 @@ export const SHARED_SCHEMAS: readonly TSchema[] = [
   ErrorResponseSchema,
   ValidationErrorSchema,
   HTTPValidationErrorSchema,
+  FacetsResponseSchema,
+  FieldCatalogueSchema,
 ];
 
 export const SCHEMA_REGISTRY: SchemaRegistry = new Map(

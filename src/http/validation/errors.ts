@@ -48,6 +48,11 @@ export const issues = {
   stringType: (loc: Loc, input: unknown) => issue('string_type', loc, 'Input should be a valid string', input),
   stringTooLong: (loc: Loc, input: unknown, maxLength: number) =>
     issue('string_too_long', loc, `String should have at most ${maxLength} characters`, input, { max_length: maxLength }),
+  stringTooShort: (loc: Loc, input: unknown, minLength: number) =>
+    issue('string_too_short', loc, `String should have at least ${minLength} character${minLength === 1 ? '' : 's'}`, input, {
+      min_length: minLength,
+    }),
+  greaterThan: (loc: Loc, input: unknown, gt: number) => issue('greater_than', loc, `Input should be greater than ${gt}`, input, { gt }),
   greaterThanEqual: (loc: Loc, input: unknown, ge: number) =>
     issue('greater_than_equal', loc, `Input should be greater than or equal to ${ge}`, input, { ge }),
   lessThanEqual: (loc: Loc, input: unknown, le: number) =>

@@ -6,7 +6,12 @@
  */
 import { parseRfc3339, toStoredTimestamp } from '../../domain/timestamps.js';
 import {
+  DISTANCE,
+  DISTANCE_SORT_FIELD,
   FILTER_OPERATORS,
+  isGeoOperator,
+  MAX_SEARCH_LENGTH,
+  type GeoPoint,
   filterableFieldNames,
   isSortable,
   MAX_FILTER_STRING_LENGTH,
@@ -24,10 +29,11 @@ import {
   type OfferListRequest,
   type OfferSort,
 } from '../../domain/offer-query.js';
-import { FilterSchema, PaginationSchema, SortingSchema } from '../schemas/requests.js';
+import { FilterSchema, GeoFilterSchema, PaginationSchema, SortingSchema } from '../schemas/requests.js';
 import { issues, type Loc } from './errors.js';
 import type { InputChecker } from './input-checker.js';
 import { laxBool, laxFloat, laxInt, laxString, type Lax } from './lax.js';
+import { checkGeoPoint, checkGeoValue } from './offer-geo.js';
 import { closestName } from './suggest.js';
 import { parseUuid } from './uuid.js';
 
@@ -36,13 +42,13 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** "unknown field 'city'; did you mean 'address_city'?" when a known name is close. */
-function withSuggestion(reason: string, name: string, known: readonly string[]): string {
+export function withSuggestion(reason: string, name: string, known: readonly string[]): string {
   const suggestion = closestName(name, known);
   return suggestion === undefined || suggestion === name ? reason : `${reason}; did you mean '${suggestion}'?`;
 }
 
 /** A part that was present but had problems (they are reported). */
-const INVALID = Symbol('invalid');
+export const INVALID = Symbol('invalid');
 
 /** `include`: comma-separated and/or repeated; an unknown value is a literal_error at ["query","include"]. */
 export function checkInclude(check: InputChecker, values: readonly string[] | undefined): Set<OfferInclude> {
@@ -81,8 +87,36 @@ export function checkOffersBody(check: InputChecker): OfferListRequest | undefin
   }
   const sort = checkSorting(check, body.sorting);
   const filters = checkFilters(check, body.filters);
-  if (!pagination || sort === INVALID || !filters) return undefined;
-  return { page: pagination.page, size: pagination.size, sort, filters };
+  const search = checkSearch(check, body.search);
+  if (!pagination || sort === INVALID || !filters || search === INVALID) return undefined;
+  return { page: pagination.page, size: pagination.size, sort, filters, ...(search === undefined ? {} : { search }) };
+}
+
+/**
+ * `search` (extension E1): null or absent for none; else a string of 1 to 200 characters once
+ * trimmed, returned trimmed.
+ */
+export function checkSearch(check: InputChecker, search: unknown): string | undefined | typeof INVALID {
+  if (search === undefined || search === null) return undefined;
+  const loc = ['body', 'search'];
+  if (typeof search !== 'string') {
+    check.report(issues.stringType(loc, search));
+    return INVALID;
+  }
+  const text = search.trim();
+  if (text === '') {
+    check.report(issues.stringTooShort(loc, search, 1));
+    return INVALID;
+  }
+  if ([...text].length > MAX_SEARCH_LENGTH) {
+    check.report(issues.stringTooLong(loc, search, MAX_SEARCH_LENGTH));
+    return INVALID;
+  }
+  if (text.includes('\u0000')) {
+    check.report(issues.valueError(loc, search, 'text values may not contain the NUL character'));
+    return INVALID;
+  }
+  return text;
 }
 
 function checkSorting(check: InputChecker, sorting: unknown): OfferSort | undefined | typeof INVALID {
@@ -90,6 +124,13 @@ function checkSorting(check: InputChecker, sorting: unknown): OfferSort | undefi
   const loc = ['body', 'sorting'];
   const checked = check.check<{ field: string; direction: 'asc' | 'desc' }>(SortingSchema, sorting, loc);
   if (!isObject(sorting) || typeof sorting.field !== 'string') return INVALID;
+  if (sorting.field === DISTANCE_SORT_FIELD) {
+    // Extension E2: distance from a point.
+    let from: GeoPoint | undefined;
+    if (Object.hasOwn(sorting, 'from')) from = checkGeoPoint(check, sorting.from, [...loc, 'from']);
+    else check.report(issues.missing([...loc, 'from'], sorting));
+    return checked && from ? { field: DISTANCE, direction: checked.direction, from } : INVALID;
+  }
   const field = resolveOfferField(sorting.field);
   if (!field || !isSortable(field)) {
     const reason = field ? `field '${sorting.field}' cannot be sorted on` : `unknown field '${sorting.field}'`;
@@ -99,7 +140,7 @@ function checkSorting(check: InputChecker, sorting: unknown): OfferSort | undefi
   return checked ? { field, direction: checked.direction } : INVALID;
 }
 
-function checkFilters(check: InputChecker, filters: unknown): OfferFilter[] | undefined {
+export function checkFilters(check: InputChecker, filters: unknown): OfferFilter[] | undefined {
   if (filters === undefined || filters === null) return [];
   const loc = ['body', 'filters'];
   if (!Array.isArray(filters)) {
@@ -114,7 +155,9 @@ function checkFilters(check: InputChecker, filters: unknown): OfferFilter[] | un
   let valid = true;
   filters.forEach((item, index) => {
     const itemLoc = [...loc, index];
-    const shaped = check.check(FilterSchema, item, itemLoc) !== undefined;
+    // The schema of the original interface, or of a geography filter (its operators are not in the original's list).
+    const schema = isObject(item) && isGeoOperator(item.operator) ? GeoFilterSchema : FilterSchema;
+    const shaped = check.check(schema, item, itemLoc) !== undefined;
     const filter = isObject(item) ? checkFilter(check, item, itemLoc) : undefined;
     if (filter && shaped) out.push(filter);
     else valid = false;
@@ -132,7 +175,7 @@ function checkFilter(check: InputChecker, item: Record<string, unknown>, loc: Lo
     }
   }
   const operator =
-    typeof item.operator === 'string' && (FILTER_OPERATORS as readonly string[]).includes(item.operator)
+    (FILTER_OPERATORS as readonly unknown[]).includes(item.operator) || isGeoOperator(item.operator)
       ? (item.operator as FilterOperator)
       : undefined;
   if (!field || !operator) return undefined;
@@ -163,6 +206,10 @@ function checkFilterValue(
     check.report(result.issue);
     return undefined;
   };
+  if (isGeoOperator(operator)) {
+    const geo = checkGeoValue(check, operator, value, loc);
+    return geo === undefined ? undefined : ({ field, operator, value: geo } as OfferFilter);
+  }
   switch (operator) {
     case 'is_null': {
       const flag = take(laxBool(value, loc));
@@ -235,6 +282,7 @@ export function scalarFor(field: OfferField, value: unknown, loc: Loc): Lax<Filt
     case 'text':
     case 'enum':
     case 'url_list':
+    case 'geo_point': // never reached: location takes only the geography operators
       return filterText(value, loc);
   }
 }

@@ -1,0 +1,116 @@
+/**
+ * Facet counts and statistics of the offers a list request matches (extension E3), in one
+ * statement: one part for the total and every statistic (one scan with every filter), and one part
+ * per facet, which counts with every filter but those on its own field (disjunctive facets: with
+ * `address_city eq Kraków` chosen, the city facet still counts the other cities).
+ */
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import type { FacetCount, FieldStats, OfferFacetsRequest, OfferFacetsView, OfferField, OfferFilter } from '../domain/offer-query.js';
+import type { Visibility } from '../domain/visibility.js';
+import { toApiTimestamp, toMillisZ, toOffsetForm } from '../domain/timestamps.js';
+import { fieldExpression, filterCondition } from './offer-filters.js';
+import { searchCondition } from './offer-search.js';
+import type { ReadDb } from './readonly.js';
+
+interface PartRow {
+  part: 'all' | 'facet';
+  name: string | null;
+  value: unknown;
+  count: number;
+  stats: Record<string, { min: unknown; max: unknown; avg: unknown; count: number }> | null;
+}
+
+/** The conditions of a request, optionally without the filters on one field. */
+function conditions(request: OfferFacetsRequest, without?: OfferField): RawBuilder<SqlBool> {
+  const parts: RawBuilder<SqlBool>[] = request.filters
+    .filter((f: OfferFilter) => without === undefined || f.field.name !== without.name)
+    .map(filterCondition);
+  if (request.search !== undefined) parts.push(searchCondition(request.search));
+  return parts.length === 0 ? sql<SqlBool>`true` : sql<SqlBool>`${sql.join(parts, sql` and `)}`;
+}
+
+/** How a facet's values sort among equal counts: byte order for text, numeric, false before true. */
+function valueOrder(field: OfferField): RawBuilder<unknown> {
+  const expr = fieldExpression(field);
+  return field.kind === 'text' || field.kind === 'enum' ? sql`${expr} collate "C"` : expr;
+}
+
+/** A statistic's value in the field's own form (date-times as the API writes them). */
+function statValue(field: OfferField, value: unknown): number | string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'number') return value;
+  const text = String(value);
+  switch (field.kind) {
+    case 'datetime':
+      return toApiTimestamp(text);
+    case 'datetime_ms':
+      return toMillisZ(text) ?? text;
+    case 'datetime_offset':
+      return toOffsetForm(text) ?? text;
+    default:
+      return Number(text);
+  }
+}
+
+function isDateTime(field: OfferField): boolean {
+  return field.kind === 'datetime' || field.kind === 'datetime_ms' || field.kind === 'datetime_offset';
+}
+
+export async function offerFacets(
+  db: ReadDb,
+  visibility: Visibility,
+  request: OfferFacetsRequest & { investmentId?: string | undefined },
+): Promise<OfferFacetsView> {
+  const base = sql<SqlBool>`o.organization_id = ${visibility.organizationId} and o.is_active${
+    request.investmentId === undefined ? sql`` : sql` and o.investment_id = ${request.investmentId}`
+  }`;
+  const statsObject =
+    request.stats.length === 0
+      ? sql`null::jsonb`
+      : sql`jsonb_build_object(${sql.join(
+          request.stats.map((field) => {
+            const x = fieldExpression(field);
+            const avg = isDateTime(field) ? sql`to_timestamp(avg(extract(epoch from ${x})))` : sql`avg(${x})`;
+            return sql`${sql.lit(field.name)}::text, jsonb_build_object('min', min(${x}), 'max', max(${x}), 'avg', ${avg}, 'count', count(${x}))`;
+          }),
+        )})`;
+  const all = sql`select 'all'::text as part, null::text as name, null::jsonb as value, count(*)::int as count, ${statsObject} as stats
+    from offers as o where ${base} and ${conditions(request)}`;
+  const facetParts = request.facets.map((field) => {
+    const expr = fieldExpression(field);
+    return sql`(select 'facet'::text as part, ${sql.lit(field.name)}::text as name, to_jsonb(${expr}) as value, count(*)::int as count, null::jsonb as stats
+      from offers as o where ${base} and ${conditions(request, field)}
+      group by ${expr} order by count(*) desc, ${valueOrder(field)} asc nulls last limit ${request.facetSize})`;
+  });
+  const statement = sql<PartRow>`${sql.join([all, ...facetParts], sql` union all `)}`;
+  const rows = (await statement.execute(db)).rows;
+
+  const view: OfferFacetsView = { total: 0, facets: {}, stats: {} };
+  for (const field of request.facets) view.facets[field.name] = [];
+  for (const row of rows) {
+    if (row.part === 'all') {
+      view.total = row.count;
+      for (const field of request.stats) {
+        const s = row.stats?.[field.name];
+        const stats: FieldStats = {
+          min: statValue(field, s?.min),
+          max: statValue(field, s?.max),
+          avg: statValue(field, s?.avg),
+          count: s?.count ?? 0,
+        };
+        view.stats[field.name] = stats;
+      }
+    } else {
+      const count: FacetCount = { value: facetValue(row.value), count: row.count };
+      view.facets[row.name!]!.push(count);
+    }
+  }
+  return view;
+}
+
+/** jsonb numbers come back as JS numbers; strings, booleans and null as they are. */
+function facetValue(value: unknown): FacetCount['value'] {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  return String(value);
+}

@@ -1,0 +1,19 @@
+/** The values of the enumerated offer_data fields present in an organization's active offers (extension E4). */
+import { sql } from 'kysely';
+import { OFFER_DATA_FIELDS } from '../domain/offer-fields.js';
+import type { Visibility } from '../domain/visibility.js';
+import type { ReadDb } from './readonly.js';
+
+const ENUM_FIELDS = OFFER_DATA_FIELDS.filter((f) => f.kind === 'enum').map((f) => f.name);
+
+/** Field name -> its distinct values (byte order), in one scan of the organization's active offers. */
+export async function enumValuesInUse(db: ReadDb, visibility: Visibility): Promise<Record<string, string[]>> {
+  const columns = ENUM_FIELDS.map((name) => {
+    const value = sql`(o.offer_data ->> ${sql.lit(name)}) collate "C"`;
+    return sql`array_remove(array_agg(distinct ${value} order by ${value}), null) as ${sql.ref(name)}`;
+  });
+  const result = await sql<Record<string, string[] | null>>`select ${sql.join(columns)}
+    from offers as o where o.organization_id = ${visibility.organizationId} and o.is_active`.execute(db);
+  const row = result.rows[0] ?? {};
+  return Object.fromEntries(ENUM_FIELDS.map((name) => [name, row[name] ?? []]));
+}
