@@ -3,6 +3,7 @@
  * the ten websites and their keys), the status every answer must have, and a check of one real
  * answer before the load, so that a fast error or a wrong result is never reported as speed.
  */
+import { CITIES } from '../src/demo/places.js';
 import { Random } from '../src/demo/random.js';
 import type { CatalogManifest, OrganizationManifest } from './catalog.js';
 import { probe, type RequestSpec } from './load.js';
@@ -154,6 +155,67 @@ function deepBodies(count: number, page: number, seed: number): FilterBody[] {
     bodies.push(body);
   }
   return bodies;
+}
+
+/** Words people type into a listing site's search box (the demo's titles and descriptions use them). */
+const SEARCH_WORDS = ['mieszkanie', 'mieszkania', 'kawalerka', 'balkon', 'balkonem', 'dom', 'ogród', 'taras', 'garaż', 'nowe', 'przestronne', 'metro', 'park', '3-pokojowe', '2-pokojowe'];
+
+/** Search-box queries: a district or a street and a word or two, the last often cut short (typing). */
+function searchBoxBodies(count: number, seed: number): Array<{ pagination: { size: number }; search: string }> {
+  const random = new Random(`bench-search:${seed}`);
+  const seen = new Set<string>();
+  const bodies: Array<{ pagination: { size: number }; search: string }> = [];
+  for (let attempt = 0; bodies.length < count && attempt < count * 50; attempt++) {
+    const city = random.pick(CITIES);
+    const district = random.pick(city.districts);
+    const place = random.chance(0.5) ? district.name : random.pick(district.streets);
+    const words = [random.pick(SEARCH_WORDS), place, ...(random.chance(0.4) ? [random.pick(SEARCH_WORDS)] : [])];
+    const last = words[words.length - 1]!;
+    if (random.chance(0.5)) words[words.length - 1] = last.slice(0, Math.max(3, Math.floor(last.length * 0.6)));
+    const search = words.join(' ');
+    if (seen.has(search)) continue;
+    seen.add(search);
+    bodies.push({ pagination: { size: 20 }, search });
+  }
+  return bodies;
+}
+
+function haversineKm(a: { lat: number; lon: number }, b: { lat: number; lon: number }): number {
+  const rad = Math.PI / 180;
+  const h = Math.sin(((b.lat - a.lat) * rad) / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(((b.lon - a.lon) * rad) / 2) ** 2;
+  return 2 * 6371.0088 * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/** A map view: offers within a few km of a district's centre, nearest first. */
+function radiusBodies(count: number, seed: number): unknown[] {
+  const random = new Random(`bench-radius:${seed}`);
+  return Array.from({ length: count }, () => {
+    const district = random.pick(random.pick(CITIES).districts);
+    const from = { lat: Number((district.lat + (random.next() - 0.5) * 0.02).toFixed(5)), lon: Number((district.lon + (random.next() - 0.5) * 0.03).toFixed(5)) };
+    return {
+      pagination: { size: 20 },
+      filters: [{ field: 'location', operator: 'within_radius', value: { ...from, km: random.int(1, 5) } }],
+      sorting: { field: 'distance', direction: 'asc', from },
+    };
+  });
+}
+
+/** A sidebar: 4 facets and 2 statistics under a listing page's 3 filters. */
+function facetBodies(org: OrganizationManifest, cities: readonly string[], count: number, seed: number): unknown[] {
+  const random = new Random(`bench-facets:${seed}`);
+  const roomSets = [[1, 2], [2, 3], [3, 4], [2, 3, 4]];
+  return Array.from({ length: count }, () => {
+    const low = random.int(2, 9) * 100_000;
+    return {
+      filters: [
+        { field: 'address_city', operator: 'eq', value: random.chance(0.6) ? org.homeCity : random.pick(cities) },
+        { field: 'price', operator: 'between', value: [low, low + random.int(3, 10) * 100_000] },
+        { field: 'rooms', operator: 'in', value: random.pick(roomSets) },
+      ],
+      facets: ['address_city', 'rooms', 'market_type', 'has_balcony'],
+      stats: ['price', 'property_size'],
+    };
+  });
 }
 
 /** Every item of a filtered page really matches the filters and comes in price order. */
@@ -317,6 +379,41 @@ export function buildScenarios(manifest: CatalogManifest, settings: ScenarioSett
       expectedStatus: 200,
       prepare: fixed(bigPages('application/json')),
       check: jsonCheck(200, pageCheck(true, (items) => (items.length === 100 ? undefined : `expected 100 items, got ${items.length}`))),
+    },
+    {
+      id: 'search-box',
+      label: 'POST offers, search box query',
+      expectedStatus: 200,
+      prepare: fixed(interleave(orgs.map((org, i) => searchBoxBodies(settings.filtersPerOrganization, 3000 + i).map((body) => post(org, '/api/v1/offers', body))))),
+      check: jsonCheck(200, pageCheck(false)),
+    },
+    {
+      id: 'radius',
+      label: 'POST offers, within 1-5 km, by distance',
+      expectedStatus: 200,
+      prepare: fixed(interleave(orgs.map((org, i) => radiusBodies(settings.filtersPerOrganization, 4000 + i).map((body) => post(org, '/api/v1/offers', body))))),
+      check: jsonCheck(200, pageCheck(false, (items, _json, spec) => {
+        const body = JSON.parse(spec.body!.toString('utf8')) as { sorting: { from: { lat: number; lon: number } } };
+        let previous = -1;
+        for (const item of items) {
+          const data = item.offer_data as Json;
+          const d = haversineKm(body.sorting.from, { lat: data.location_latitude as number, lon: data.location_longitude as number });
+          if (d + 1e-9 < previous) return 'items are not ordered by distance';
+          previous = d;
+        }
+        return undefined;
+      })),
+    },
+    {
+      id: 'facets',
+      label: 'POST offers/facets, 4 facets + 2 stats, 3 filters',
+      expectedStatus: 200,
+      prepare: fixed(
+        interleave(orgs.map((org, i) => facetBodies(org, manifest.cities, settings.filtersPerOrganization, 5000 + i).map((body) => post(org, '/api/v1/offers/facets', body)))),
+      ),
+      check: jsonCheck(200, (json) =>
+        typeof json.total === 'number' && json.facets && (json.facets as Json).rooms && json.stats ? undefined : 'not a facets answer',
+      ),
     },
     {
       id: 'page100-xml',

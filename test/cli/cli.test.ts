@@ -180,13 +180,26 @@ describe('usage and environment', () => {
     expect(JSON.parse(down.stdout).error).toMatch(/^cannot connect/);
   });
 
-  it('says so when the embedded database is held by a running service', async () => {
+  it('says so, naming the process, when another process holds the embedded database', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ecs-cli-held-'));
-    fs.writeFileSync(path.join(dataDir, 'postmaster.pid'), '-42\n');
+    // The lock of a live process (vitest's own), as a command line under way leaves it.
+    const owner = { pid: process.ppid, started: null, role: 'command line', doing: 'import big.ndjson', since: '2026-11-24T10:00:00.000Z', host: os.hostname(), token: 'x' };
+    fs.writeFileSync(path.join(dataDir, 'ecs.lock'), JSON.stringify(owner));
     const r = await cli(['keys', 'list'], { DATA_DIR: dataDir }, null);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error: the embedded database in .* is in use \(is the service running\? stop it first\)/);
+    expect(r.stderr).toMatch(
+      new RegExp(`^error: the embedded database in .* is in use by the command line \\(process ${process.ppid}, import big\\.ndjson, since .*\\); wait until it has finished\n$`),
+    );
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+  });
+
+  it('opens a folder that PGlite left a postmaster.pid in (PGlite does not lock; our own lock does)', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ecs-cli-stale-'));
+    fs.writeFileSync(path.join(dataDir, 'postmaster.pid'), '-42\n');
+    const r = await cli(['keys', 'list', '--json'], { DATA_DIR: dataDir }, null);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([]);
+    expect(fs.existsSync(path.join(dataDir, 'ecs.lock'))).toBe(false);
   });
 });
 
