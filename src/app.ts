@@ -20,6 +20,8 @@ import { keepRawBodies } from './http/plugins/raw-body.js';
 import { registerCors } from './http/plugins/cors.js';
 import { registerRateLimit } from './http/plugins/rate-limit.js';
 import { addSecurityHeaders } from './http/plugins/security-headers.js';
+import { countRequest, registerMetrics } from './http/plugins/metrics.js';
+import { logRequest, logRequests, maskKeys, quietRequestLogging, requestIdOf } from './http/plugins/request-log.js';
 import { ROUTES, type RouteEntry } from './http/routes.js';
 import { SCHEMA_REGISTRY } from './http/schemas/shared.js';
 import { createInputHook } from './http/validation/input-hook.js';
@@ -29,12 +31,21 @@ import { FragmentCache } from './xml/fragment-cache.js';
 import { OFFER_DATA_FRAGMENT_CHARS } from './xml/offer-xml.js';
 import { OfferReader } from './queries/offers.js';
 import type { ReadDb } from './queries/readonly.js';
+import { createMetrics, type Metrics } from './metrics/metrics.js';
+import type { MetricsText } from './metrics/serve.js';
 
 export interface BuildAppOptions {
   config: Config;
   db: DbHandle;
   /** Fastify logger options; false for none. Default: enabled at config.logLevel. */
   logger?: FastifyServerOptions['logger'] | boolean;
+  /**
+   * Where this app counts (src/metrics/metrics.ts). Default: a registry of its own when
+   * METRICS_TOKEN or METRICS_PORT is set, none otherwise (then nothing is counted).
+   */
+  metrics?: Metrics;
+  /** What GET /metrics answers (the cluster's sum in a worker). Default: this app's registry. */
+  metricsText?: MetricsText;
 }
 
 /** Header values that must never reach a log line. */
@@ -55,12 +66,10 @@ function loggerOptions(config: Config, logger: BuildAppOptions['logger']): Fasti
 }
 
 /** A key pasted into a URL by mistake is masked before the URL reaches the log (keys carry the ecs_ prefix for this). */
-const KEY_IN_TEXT = /ecs_[A-Za-z0-9_-]{16,}/g;
-
 function serializeRequest(request: { method: string; url: string; host?: string; ip?: string; socket?: { remotePort?: number } }) {
   return {
     method: request.method,
-    url: request.url.replace(KEY_IN_TEXT, 'ecs_[redacted]'),
+    url: maskKeys(request.url),
     host: request.host,
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,
@@ -76,12 +85,21 @@ declare module 'fastify' {
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
+  const metrics = options.metrics ?? (config.metricsToken !== undefined || config.metricsPort !== undefined ? createMetrics() : undefined);
   const app = Fastify({
     logger: loggerOptions(config, options.logger),
+    // One line per request, written by logRequests(), with the caller's sane X-Request-Id.
+    logController: quietRequestLogging(),
+    genReqId: requestIdOf,
     bodyLimit: config.bodyLimit,
     // Long path parameters still reach validation (a 422, as FastAPI) instead of the router's 414.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 65_536 },
-    frameworkErrors: frameworkError,
+    frameworkErrors: (error, request, reply) => {
+      frameworkError(error, request, reply);
+      // These answers skip every hook: logged and counted here.
+      logRequest(request, reply);
+      if (metrics) countRequest(metrics, request, reply);
+    },
     clientErrorHandler: clientError,
     // While closing, requests still in flight or arriving on open connections are answered
     // normally; Fastify's own 503 would not have the {"detail": ...} shape of the contract.
@@ -95,7 +113,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorateRequest('caller', null);
   app.decorateRequest('apiInput', null);
 
+  metrics?.watchDatabase(options.db.kind, options.db.poolUsage);
+
   keepRawBodies(app);
+  logRequests(app);
+  if (metrics) registerMetrics(app, { metrics, token: config.metricsToken, read: options.metricsText ?? (() => metrics.registry.metrics()) });
   addSecurityHeaders(app);
   registerCors(app, config.corsOrigins);
   handleErrors(app);
@@ -106,13 +128,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const keys = new ApiKeyCache((hash) => findApiKeyByHash(readDb, hash), config.keyCacheTtlMs);
   const usage = new KeyUsageRecorder((keyId) => touchApiKeyLastUsed(options.db.db, keyId), app.log);
   app.addHook('onClose', async () => usage.drain());
-  const authenticate = createAuthenticator(keys, usage);
+  const authenticate = createAuthenticator(keys, usage, metrics);
 
   // Whole responses are cached per organization and content version; every instance polls the
   // version, so an import empties every instance's cache within one poll interval.
   const contentVersion = new ContentVersion(() => readContentVersion(readDb), config.contentPollMs);
   const responseCache = new ResponseCache({ enabled: config.responseCache, maxBytes: config.responseCacheBytes });
-  contentVersion.onChange(() => responseCache.clear());
+  contentVersion.onChange(() => {
+    responseCache.clear();
+    metrics?.contentChanges.inc();
+  });
   await contentVersion.start();
   app.addHook('onClose', async () => contentVersion.stop());
   // Whoever changes content in this process (the control socket's commands) refreshes it at once.
@@ -130,6 +155,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           cache: responseCache,
           version: contentVersion,
           negotiates: 'application/xml' in ((operation.responses[200] as { content?: object } | undefined)?.content ?? {}),
+          metrics,
         })
       : undefined;
     scope.route({

@@ -42,6 +42,12 @@ export interface Config {
   readonly corsOrigins: readonly string[];
   /** After SIGTERM, keep serving this long (answers close their connections) before closing the listener, so a load balancer can take the instance out first. */
   readonly shutdownDelayMs: number;
+  /** Port of the metrics listener (GET /metrics, Prometheus text); undefined: no such listener (the default). */
+  readonly metricsPort: number | undefined;
+  /** Address the metrics listener binds (default 127.0.0.1: this machine only). */
+  readonly metricsHost: string;
+  /** Bearer token for /metrics: required on the metrics listener when set, and the only way to open GET /metrics on the main listener. */
+  readonly metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -86,6 +92,16 @@ function origins(env: NodeJS.ProcessEnv, name: string): readonly string[] {
   );
 }
 
+/** METRICS_TOKEN: long enough not to be guessed, and sendable in a header as it is. */
+function metricsToken(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.METRICS_TOKEN?.trim();
+  if (!raw) return undefined;
+  if (!/^[\x21-\x7e]{16,256}$/.test(raw)) {
+    throw new ConfigError('METRICS_TOKEN must be 16 to 256 printable characters without spaces');
+  }
+  return raw;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL?.trim() || undefined;
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -99,10 +115,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   }
+  const port = int(env, 'PORT', 8000, 0, 65535);
+  const metricsPort = env.METRICS_PORT?.trim() ? int(env, 'METRICS_PORT', 0, 1, 65535) : undefined;
+  if (metricsPort !== undefined && metricsPort === port) throw new ConfigError('METRICS_PORT must differ from PORT');
   return Object.freeze({
     databaseUrl,
     dataDir: path.resolve(env.DATA_DIR?.trim() || './data'),
-    port: int(env, 'PORT', 8000, 0, 65535),
+    port,
     host: env.HOST?.trim() || '127.0.0.1',
     logLevel,
     bodyLimit: int(env, 'BODY_LIMIT', 1024 * 1024, 1024, 64 * 1024 * 1024),
@@ -120,5 +139,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitRedisPrefix: env.RATE_LIMIT_REDIS_PREFIX?.trim() || 'ecs:ratelimit:',
     corsOrigins: origins(env, 'CORS_ORIGINS'),
     shutdownDelayMs: int(env, 'SHUTDOWN_DELAY_MS', 0, 0, 600_000),
+    metricsPort,
+    metricsHost: env.METRICS_HOST?.trim() || '127.0.0.1',
+    metricsToken: metricsToken(env),
   });
 }

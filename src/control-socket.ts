@@ -15,9 +15,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import { CONTROL_SOCKET, type RemoteCommand, type RemoteMessage } from './cli/remote.js';
 import { runCli } from './cli/run.js';
 import type { DbHandle } from './db/connect.js';
+import type { Metrics } from './metrics/metrics.js';
 
 /** Longest request line accepted (a command and its arguments). */
 const MAX_REQUEST_BYTES = 64 * 1024;
+/** Commands counted as imports (estate_import_runs_total, estate_import_duration_seconds). */
+const IMPORT_COMMANDS = new Set(['import']);
 /** Unix socket paths are limited to about 107 bytes. */
 const MAX_SOCKET_PATH = 100;
 
@@ -60,6 +63,8 @@ export async function serveControlSocket(options: {
   /** Runs after every command, before its status is sent (refresh caches). */
   afterCommand: () => Promise<void>;
   log: FastifyBaseLogger;
+  /** Counts the imports run here: the only ones this process sees (a command line on PostgreSQL runs its own). */
+  metrics?: Metrics | undefined;
 }): Promise<ControlSocket | undefined> {
   const socketPath = path.join(options.dataDir, CONTROL_SOCKET);
   if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH) {
@@ -94,13 +99,23 @@ export async function serveControlSocket(options: {
 
   async function run(socket: net.Socket, command: RemoteCommand): Promise<void> {
     options.log.info({ command: command.argv.slice(0, 2).join(' ') }, 'running a command line command');
-    const status = await runCli(command.argv, {
-      env: process.env,
-      stdout: forward(socket, 'stdout', false),
-      stderr: forward(socket, 'stderr', command.stderrTTY),
-      database: options.database,
-      cwd: command.cwd,
-    });
+    const timer = IMPORT_COMMANDS.has(command.argv[0] ?? '') ? options.metrics?.importDuration.startTimer() : undefined;
+    let status = 1;
+    try {
+      status = await runCli(command.argv, {
+        env: process.env,
+        stdout: forward(socket, 'stdout', false),
+        stderr: forward(socket, 'stderr', command.stderrTTY),
+        database: options.database,
+        cwd: command.cwd,
+      });
+    } finally {
+      if (timer) {
+        const result = status === 0 ? 'ok' : 'failed';
+        timer({ result });
+        options.metrics?.importRuns.inc({ result });
+      }
+    }
     await options.afterCommand();
     if (!socket.destroyed) socket.end(JSON.stringify({ exit: status } satisfies RemoteMessage) + '\n');
   }

@@ -14,6 +14,9 @@ import { migrateToLatest } from './db/migrate.js';
 import { serveControlSocket, type ControlSocket } from './control-socket.js';
 import { loadDemo } from './demo/index.js';
 import { listWebsites, type WebsiteSummary } from './queries/websites.js';
+import { aggregateWorkers, askPrimary } from './metrics/cluster.js';
+import { createMetrics, METRICS_CONTENT_TYPE } from './metrics/metrics.js';
+import { serveMetrics, type MetricsListener, type MetricsText } from './metrics/serve.js';
 
 /** An embedded data folder that holds nothing yet (but our lock): the newcomer's first start. */
 function isEmptyDataDir(dataDir: string): boolean {
@@ -59,6 +62,14 @@ function printKeyHint(websites: readonly WebsiteSummary[], address: string): voi
   process.stdout.write(banner(lines));
 }
 
+const metricsEnabled = (config: Config): boolean => config.metricsPort !== undefined || config.metricsToken !== undefined;
+
+/** The metrics listener of its own, when METRICS_PORT is set. */
+async function listenForMetrics(config: Config, read: MetricsText, onError: (error: unknown) => void): Promise<MetricsListener | undefined> {
+  if (config.metricsPort === undefined) return undefined;
+  return serveMetrics({ host: config.metricsHost, port: config.metricsPort, token: config.metricsToken, contentType: METRICS_CONTENT_TYPE, read, onError });
+}
+
 function readConfig(): Config {
   try {
     return loadConfig();
@@ -77,6 +88,11 @@ async function runPrimary(config: Config): Promise<void> {
   await migrateToLatest(handle.db);
   await handle.close();
 
+  // Workers count; the primary sums them for METRICS_PORT (served here) and for GET /metrics.
+  const metricsListener = metricsEnabled(config)
+    ? await listenForMetrics(config, aggregateWorkers(), (error) => process.stderr.write(`metrics: ${String(error)}\n`))
+    : undefined;
+
   let stopping = false;
   const fork = () => cluster.fork();
   for (let i = 0; i < config.webConcurrency; i++) fork();
@@ -91,6 +107,7 @@ async function runPrimary(config: Config): Promise<void> {
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
+    void metricsListener?.close();
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
     setTimeout(() => process.exit(1), 20_000).unref();
   };
@@ -131,8 +148,18 @@ async function serve(config: Config): Promise<void> {
   await migrateToLatest(handle.db);
   const demo = firstStart ? await loadDemo(handle.db) : undefined;
 
-  const app = await buildApp({ config, db: handle, logger: { level: config.logLevel } });
+  // In a cluster worker the primary serves METRICS_PORT and sums the workers (src/metrics/cluster.ts).
+  const worker = cluster.isWorker;
+  const metrics = metricsEnabled(config) ? createMetrics({ processMetrics: true, clusterWorker: worker }) : undefined;
+  const app = await buildApp({
+    config,
+    db: handle,
+    logger: { level: config.logLevel },
+    metrics,
+    ...(metrics && worker ? { metricsText: askPrimary() } : {}),
+  });
   let control: ControlSocket | undefined;
+  let metricsListener: MetricsListener | undefined;
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -151,6 +178,7 @@ async function serve(config: Config): Promise<void> {
       });
       await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
       await app.close(); // stops accepting, waits for in-flight requests
+      await metricsListener?.close();
       await control?.close(); // waits for a command under way
       await handle.close();
       process.exit(0);
@@ -163,6 +191,10 @@ async function serve(config: Config): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  if (metrics && !worker) {
+    metricsListener = await listenForMetrics(config, () => metrics.registry.metrics(), (error) => app.log.error({ err: error }, 'metrics listener error'));
+    if (metricsListener) app.log.info({ host: metricsListener.address.address, port: metricsListener.address.port }, 'metrics listening');
+  }
   // The command line reaches the embedded database through this process while it runs.
   if (embedded) {
     control = await serveControlSocket({
@@ -170,6 +202,7 @@ async function serve(config: Config): Promise<void> {
       database: handle,
       afterCommand: async () => void (await app.contentVersion.refresh()),
       log: app.log,
+      metrics,
     });
   }
   const address = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;

@@ -18,6 +18,17 @@ export interface DbHandle {
   readonly kind: DbKind;
   /** Closes the pool or the embedded database. */
   close(): Promise<void>;
+  /** The pool's connections right now (PostgreSQL); absent for PGlite, one in-process connection without a pool. */
+  poolUsage?(): PoolUsage;
+}
+
+export interface PoolUsage {
+  /** Open connections, busy and idle (pg.Pool totalCount). */
+  readonly total: number;
+  readonly idle: number;
+  /** Queries waiting for a connection. */
+  readonly waiting: number;
+  readonly max: number;
 }
 
 export interface DbOptions {
@@ -77,7 +88,13 @@ function openPostgres(url: string, options: DbOptions): DbHandle {
   // uncaught 'error' event and end the process. The query in flight still fails; the pool drops the client.
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, kind: 'postgres', close: () => db.destroy() };
+  const max = options.poolMax ?? 10;
+  return {
+    db,
+    kind: 'postgres',
+    close: () => db.destroy(),
+    poolUsage: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
+  };
 }
 
 async function openPglite(dataDir: string | undefined, template: Blob | undefined): Promise<DbHandle> {

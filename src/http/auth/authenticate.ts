@@ -8,6 +8,7 @@ import type { ApiKeyRecord } from '../../queries/api-keys.js';
 import { hashKey } from '../../domain/api-keys.js';
 import type { ApiKeyCache } from './key-cache.js';
 import type { KeyUsageRecorder } from './key-usage.js';
+import type { Metrics } from '../../metrics/metrics.js';
 
 export const KEY_REQUIRED = 'API key is required';
 export const KEY_INVALID = 'Invalid API key';
@@ -25,7 +26,7 @@ export function presentedKey(header: string | string[] | undefined): string | un
   return key === '' ? undefined : key;
 }
 
-export function createAuthenticator(keys: ApiKeyCache, usage: KeyUsageRecorder, now: () => number = Date.now) {
+export function createAuthenticator(keys: ApiKeyCache, usage: KeyUsageRecorder, metrics?: Metrics, now: () => number = Date.now) {
   /** Lets the request through (true) or answers 401 (false). */
   function admit(request: FastifyRequest, reply: FastifyReply, record: ApiKeyRecord | undefined): boolean {
     if (!record) {
@@ -52,9 +53,11 @@ export function createAuthenticator(keys: ApiKeyCache, usage: KeyUsageRecorder, 
     const hash = hashKey(key);
     const fresh = keys.peek(hash);
     if (fresh) {
+      metrics?.keyCacheLookups.inc({ result: 'hit' });
       if (admit(request, reply, fresh.record)) done();
       return;
     }
+    metrics?.keyCacheLookups.inc({ result: 'miss' });
     keys.lookup(hash).then((record) => {
       if (admit(request, reply, record)) done();
     }, done);

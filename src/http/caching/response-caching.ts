@@ -25,6 +25,7 @@ import {
   type Encoding,
   type ResponseCache,
 } from '../../cache/response-cache.js';
+import type { Metrics } from '../../metrics/metrics.js';
 import { preferredFormat } from '../negotiate.js';
 import { addVary } from '../vary.js';
 import { preferredEncoding } from './accept-encoding.js';
@@ -83,8 +84,10 @@ export function createResponseCaching(options: {
   version: ContentVersion;
   /** Operations answering JSON or XML by Accept; the others always answer JSON. */
   negotiates: boolean;
+  /** Counts hits and misses (estate_response_cache_lookups_total). */
+  metrics?: Metrics | undefined;
 }): ResponseCaching {
-  const { cache, version, negotiates } = options;
+  const { cache, version, negotiates, metrics } = options;
 
   function keyOf(request: FastifyRequest, current: string): string | undefined {
     const caller = request.caller;
@@ -127,6 +130,7 @@ export function createResponseCaching(options: {
     }
     const state = request as FastifyRequest & CachingState;
     const entry = cache.get(key);
+    metrics?.responseCacheLookups.inc({ result: entry ? 'hit' : 'miss' });
     if (entry) {
       state[kEntry] = entry;
       // A revalidation that hits is answered here; finish() lets a 304 pass.

@@ -4,8 +4,9 @@
  * 500 with no details for anything else (logged with the request id).
  */
 import { STATUS_CODES } from 'node:http';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db-errors.js';
+import { echoRequestId } from './request-log.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 /** Retry-After of a 503 (database unreachable, statement timeout, no pooled connection in time). */
@@ -83,9 +84,10 @@ export function handleErrors(app: FastifyInstance): void {
 }
 
 /** Fastify's router errors (an undecodable URL) never reach the error handler; this answers them. */
-export function frameworkError(_error: FastifyError, _request: unknown, reply: FastifyReply): void {
-  // This reply skips the onSend hooks, so the security header is set here.
+export function frameworkError(_error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  // This reply skips the onSend hooks, so the security header and the request id are set here.
   reply.header('x-content-type-options', 'nosniff');
+  echoRequestId(request, reply);
   void sendError(reply, 400, 'Bad Request');
 }
 

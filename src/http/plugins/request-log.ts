@@ -1,0 +1,83 @@
+/**
+ * One JSON line per request, at info, written when the answer has gone out (Fastify's own two
+ * lines, "incoming request" and "request completed", are turned off in src/app.ts):
+ *
+ *   {"level":30,...,"reqId":"4f1c...","method":"GET","route":"/api/v1/offers/:offer_id",
+ *    "url":"/api/v1/offers/...","status":200,"durationMs":1.42,"websiteId":"...","msg":"request"}
+ *
+ * The request id comes from the caller's X-Request-Id when it is sane (1 to 128 of
+ * A-Z a-z 0-9 . _ : -, and not shaped like an API key), else it is a new UUID; every answer
+ * carries it back in X-Request-Id, errors included, and every log line of the request has it as
+ * reqId. The key never appears: the line has no headers, and a key pasted into the URL is masked.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { UNMATCHED_ROUTE } from '../../metrics/metrics.js';
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** A key in a text (keys carry the ecs_ prefix precisely so that they can be found and masked). */
+const KEY_IN_TEXT = /ecs_[A-Za-z0-9_-]{16,}/g;
+const LOOKS_LIKE_KEY = /ecs_[A-Za-z0-9_-]{16,}/;
+/** URLs in the log are cut here; the route and the status say what the request was. */
+const MAX_LOGGED_URL = 2048;
+
+/** Masks anything shaped like an API key. */
+export function maskKeys(text: string): string {
+  return text.replace(KEY_IN_TEXT, 'ecs_[redacted]');
+}
+
+/** Fastify's genReqId: the caller's X-Request-Id when sane, else a new UUID. */
+export function requestIdOf(raw: IncomingMessage): string {
+  const header = raw.headers[REQUEST_ID_HEADER];
+  // A repeated header arrives joined with ", ", which the pattern refuses.
+  if (typeof header === 'string' && SANE_REQUEST_ID.test(header) && !LOOKS_LIKE_KEY.test(header)) return header;
+  return randomUUID();
+}
+
+/** The route pattern a request matched (`/api/v1/offers/:offer_id`), never its URL. */
+export function routeOf(request: FastifyRequest): string {
+  return request.routeOptions.url ?? UNMATCHED_ROUTE;
+}
+
+/** Echoes the request id; also called by the answers that skip the onSend hooks (src/http/plugins/errors.ts). */
+export function echoRequestId(request: FastifyRequest, reply: FastifyReply): void {
+  reply.header(REQUEST_ID_HEADER, request.id);
+}
+
+/** The request's one log line; also called for the answers that skip the onResponse hooks. */
+export function logRequest(request: FastifyRequest, reply: FastifyReply): void {
+  const url = maskKeys(request.url);
+  request.log.info(
+    {
+      method: request.method,
+      route: routeOf(request),
+      url: url.length > MAX_LOGGED_URL ? `${url.slice(0, MAX_LOGGED_URL)}...` : url,
+      status: reply.statusCode,
+      durationMs: Math.round(reply.elapsedTime * 100) / 100,
+      websiteId: request.caller?.websiteId ?? null,
+    },
+    'request',
+  );
+}
+
+/**
+ * Fastify's own request lines turned off (its "incoming request" and "request completed"); the
+ * other lines it may write (a stream that fails mid-answer, say) stay.
+ */
+export function quietRequestLogging(): LogController {
+  return new LogController({ disableRequestLogging: true });
+}
+
+export function logRequests(app: FastifyInstance): void {
+  // Callback style: no promise per response.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    echoRequestId(request, reply);
+    done(null, payload);
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    logRequest(request, reply);
+    done();
+  });
+}
