@@ -47,6 +47,7 @@ describe('security headers and CORS off (the default)', () => {
       statuses.push(res.statusCode);
       expect(res.headers['x-content-type-options'], `${sample.method} ${sample.url}`).toBe('nosniff');
       expect(res.headers['x-powered-by']).toBeUndefined();
+      expect(res.headers['x-request-id'], `${sample.method} ${sample.url}`).toMatch(/^[0-9a-f-]{36}$/);
       for (const name of Object.keys(res.headers)) expect(name.startsWith('access-control-'), `${name} on ${sample.url}`).toBe(false);
     }
     expect(new Set(statuses)).toEqual(new Set([200, 401, 422, 404, 405, 413, 400]));
@@ -100,6 +101,7 @@ describe('CORS with CORS_ORIGINS', () => {
       if (sample.url === '/api/v1/agents%e2%82') continue; // the router's 400 skips the hooks
       expect(res.headers['access-control-allow-origin'], `${sample.method} ${sample.url}`).toBe('https://second.example.org');
       expect(String(res.headers['access-control-expose-headers'])).toContain('RateLimit');
+      expect(String(res.headers['access-control-expose-headers'])).toContain('X-Request-Id');
       expect(String(res.headers['vary'])).toMatch(/origin/i);
     }
     // The offer operations keep their own Vary: Accept (and the response cache its own values).

@@ -14,8 +14,8 @@ import { addVary } from '../vary.js';
 
 const ALLOWED_METHODS = 'GET, POST, HEAD';
 const ALLOWED_HEADERS = 'Authorization, Content-Type, Accept, Accept-Encoding, If-None-Match';
-/** Response headers a page may read (rate-limit state, cache validators). */
-const EXPOSED_HEADERS = 'RateLimit, RateLimit-Policy, Retry-After, ETag';
+/** Response headers a page may read (rate-limit state, cache validators, the request id). */
+const EXPOSED_HEADERS = 'RateLimit, RateLimit-Policy, Retry-After, ETag, X-Request-Id';
 const PREFLIGHT_MAX_AGE_SECONDS = '600';
 
 export function registerCors(app: FastifyInstance, origins: readonly string[]): void {
