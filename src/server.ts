@@ -135,6 +135,10 @@ function lockEmbeddedDatabase(config: Config): void {
 }
 
 async function serve(config: Config): Promise<void> {
+  // In a cluster worker the primary serves METRICS_PORT and sums the workers (src/metrics/cluster.ts);
+  // made first, so that a starting worker answers the primary's collection as soon as it can.
+  const worker = cluster.isWorker;
+  const metrics = metricsEnabled(config) ? createMetrics({ processMetrics: true, clusterWorker: worker }) : undefined;
   const embedded = !config.databaseUrl;
   if (embedded) lockEmbeddedDatabase(config);
   const firstStart = embedded && isEmptyDataDir(config.dataDir);
@@ -148,9 +152,6 @@ async function serve(config: Config): Promise<void> {
   await migrateToLatest(handle.db);
   const demo = firstStart ? await loadDemo(handle.db) : undefined;
 
-  // In a cluster worker the primary serves METRICS_PORT and sums the workers (src/metrics/cluster.ts).
-  const worker = cluster.isWorker;
-  const metrics = metricsEnabled(config) ? createMetrics({ processMetrics: true, clusterWorker: worker }) : undefined;
   const app = await buildApp({
     config,
     db: handle,
