@@ -88,7 +88,7 @@ export function createMetrics(options: MetricsOptions = {}) {
     }),
     contentChanges: new Counter({
       name: 'estate_content_changes_total',
-      help: 'Content version changes this process noticed (an import or key change by any process), each emptying its response cache.',
+      help: 'Content version changes this process noticed (an import that changed content, run by any process), each emptying its response cache.',
       registers,
     }),
     importRuns: new Counter({
