@@ -89,6 +89,18 @@ describe('one line per request', () => {
   });
 });
 
+describe('log levels', () => {
+  it('writes no request line above info, and still echoes the id', async () => {
+    const quiet = captureLog();
+    const q = await buildTestApp({ logger: quiet.options('warn') });
+    const res = await q.app.inject({ method: 'GET', url: '/api/v1/organization', headers: { authorization: KEYS.activeA1, 'x-request-id': 'quiet-1' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-request-id']).toBe('quiet-1');
+    expect(quiet.lines()).toEqual([]);
+    await q.destroy();
+  });
+});
+
 describe('X-Request-Id', () => {
   it('takes a sane id from the caller and echoes it', async () => {
     for (const id of ['a', 'abc-123', 'trace.4bf92f3577b34da6a3ce929d0e0e4736', 'svc:web:01J9Z8', 'x'.repeat(128), '550e8400-e29b-41d4-a716-446655440000']) {

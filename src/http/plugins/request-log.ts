@@ -46,8 +46,12 @@ export function echoRequestId(request: FastifyRequest, reply: FastifyReply): voi
   reply.header(REQUEST_ID_HEADER, request.id);
 }
 
+/** Levels at which the request line is not written: then it is not even put together. */
+const ABOVE_INFO = new Set(['warn', 'error', 'fatal', 'silent']);
+
 /** The request's one log line; also called for the answers that skip the onResponse hooks. */
 export function logRequest(request: FastifyRequest, reply: FastifyReply): void {
+  if (ABOVE_INFO.has(request.log.level)) return;
   const url = maskKeys(request.url);
   request.log.info(
     {
