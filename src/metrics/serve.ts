@@ -3,7 +3,7 @@
  * default), and the bearer-token check shared with GET /metrics on the main listener (which exists
  * only when METRICS_TOKEN is set). Nothing here is reachable unless an operator configured it.
  */
-import { hash, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -19,8 +19,8 @@ export const METRICS_PATH = '/metrics';
 export function bearerMatches(header: string | string[] | undefined, token: string): boolean {
   const value = Array.isArray(header) ? header[0] : header;
   const match = value === undefined ? null : /^bearer\s+(\S+)\s*$/i.exec(value.trim());
-  const presented = hash('sha256', match?.[1] ?? '', 'buffer');
-  return timingSafeEqual(presented, hash('sha256', token, 'buffer')) && match !== null;
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(match?.[1] ?? ''), digest(token)) && match !== null;
 }
 
 export interface MetricsListener {
