@@ -164,18 +164,25 @@ async function exitCode(argv: string[], env: NodeJS.ProcessEnv): Promise<number>
   }
 }
 
+type DatabaseEnv = { DATABASE_URL?: string; DATA_DIR: string };
+let prepared: Promise<DatabaseEnv> | undefined;
+
 /**
- * The database a started process gets: a throwaway PostgreSQL database (TEST_DATABASE_URL) or an
- * embedded folder, migrated, with the test fixture in it (an empty folder would load the demo
- * first, which costs a minute on a busy machine and is tested in test/server/first-start.test.ts).
+ * The database the started processes get, one for the file (each process has stopped before the
+ * next starts): a throwaway PostgreSQL database (TEST_DATABASE_URL) or an embedded folder,
+ * migrated, with the test fixture in it. An empty folder would load the demo first, which costs a
+ * minute on a busy machine and is tested in test/server/first-start.test.ts.
  */
-async function database(): Promise<{ DATABASE_URL?: string; DATA_DIR: string }> {
-  const prepared = await prepareDatabase();
-  closeAfterFile(() => prepared.destroy());
-  if (prepared.env.DATA_DIR) return { DATA_DIR: prepared.env.DATA_DIR };
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ecs-deploy-data-'));
-  closeAfterFile(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-  return { DATABASE_URL: prepared.env.DATABASE_URL!, DATA_DIR: dataDir };
+function database(): Promise<DatabaseEnv> {
+  prepared ??= (async () => {
+    const db = await prepareDatabase();
+    closeAfterFile(() => db.destroy());
+    if (db.env.DATA_DIR) return { DATA_DIR: db.env.DATA_DIR };
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ecs-deploy-data-'));
+    closeAfterFile(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+    return { DATABASE_URL: db.env.DATABASE_URL!, DATA_DIR: dataDir };
+  })();
+  return prepared;
 }
 
 // --- the tests ----------------------------------------------------------------------------------
