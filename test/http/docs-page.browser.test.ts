@@ -37,9 +37,9 @@ describe.skipIf(!haveChromium)('/docs in headless Chromium', () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     doc = (await (await fetch(`${base}/openapi.json`)).json()) as OpenApiDoc;
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, timeout: 30_000 });
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, timeout: 45_000 });
     page = await browser.newPage();
-    page.setDefaultTimeout(10_000);
+    page.setDefaultTimeout(20_000); // generous for a busy CI machine; a pass takes a few seconds
     await page.goto(`${base}/docs`);
     await page.locator('.opblock').first().waitFor();
   });
