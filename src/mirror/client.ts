@@ -6,6 +6,7 @@
  * - 5xx, a network error or a timeout: exponential backoff with jitter ("equal jitter": half the
  *   step plus a random half), at most `attempts` tries in all.
  * - 401 and 403: the key is refused; stops at once (MirrorError).
+ * - 3xx: stops (the key is not sent to wherever a redirect points).
  * - Any other status: SourceStatusError (the caller decides; usually it stops).
  * - 200 whose body is not JSON, or too large: stops (MirrorError), never retried.
  */
@@ -209,7 +210,8 @@ export class SourceClient {
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         body,
-        redirect: 'follow',
+        // The key must not follow a redirect to another host: a redirect stops the mirror instead.
+        redirect: 'manual',
         signal: AbortSignal.timeout(this.policy.timeoutMs),
       });
       text = await readBody(response, MAX_ANSWER_BYTES);
@@ -224,6 +226,12 @@ export class SourceClient {
     if (status === 401 || status === 403) {
       const detail = detailOf(text ?? '');
       throw new MirrorError(`the source refused the key: ${status}${detail ? ` ${detail}` : ''} (${method} ${url})`);
+    }
+    if (status >= 300 && status <= 399) {
+      const location = response.headers.get('location');
+      throw new MirrorError(
+        `${method} ${url} redirects${location ? ` to ${location}` : ''} (${status}); give --from the address it redirects to (the key is never sent on)`,
+      );
     }
     if (status < 200 || status > 299) throw new SourceStatusError(method, url, status, detailOf(text ?? ''));
     if (text === undefined) throw new MirrorError(`malformed answer from ${method} ${url}: larger than ${MAX_ANSWER_BYTES / (1024 * 1024)} MiB`);

@@ -72,6 +72,17 @@ describe('retries', () => {
     await expect(client.get('/api/v1/organization')).rejects.toThrow(`GET ${url}/api/v1/organization answered 404 Organization not found`);
     expect(client.stats.requests).toBe(1);
   });
+
+  it('does not follow a redirect with the key', async () => {
+    let hits = 0;
+    const elsewhere = await fakeSource(() => ((hits += 1), { status: 200, body: [] }));
+    const url = await fakeSource(() => ({ status: 301, headers: { location: `${elsewhere}/api/v1/branches` }, body: '' }));
+    const client = new SourceClient(sourceBase(url), 'key', recorder());
+    await expect(client.get('/api/v1/branches')).rejects.toThrow(
+      `GET ${url}/api/v1/branches redirects to ${elsewhere}/api/v1/branches (301); give --from the address it redirects to (the key is never sent on)`,
+    );
+    expect(hits).toBe(0);
+  });
 });
 
 describe('the source address', () => {
