@@ -95,6 +95,7 @@ export async function readSource(client: SourceClient, spoolDir: string, options
   try {
     let size = Math.min(LARGEST_PAGE_SIZE, Math.max(1, options.pageSize ?? LARGEST_PAGE_SIZE));
     let sourceSize = false; // the source refused our size: use its default from then on
+    let announced: number | undefined; // the page count of the first page
     for (let page = 1; ; page += 1) {
       let answer: OffersPageValue;
       try {
@@ -136,8 +137,11 @@ export async function readSource(client: SourceClient, spoolDir: string, options
       }
       await out.write(lines);
       options.onProgress?.({ phase: 'offers', page, pages: answer.pages, offers: seen.size, total: answer.total });
+      announced ??= answer.pages;
       if (answer.items.length === 0 || page >= answer.pages) break;
-      if (page >= answer.pages + EXTRA_PAGES) throw new MirrorError(`the offer pages of ${client.url('/api/v1/offers')} do not end (page ${page} of ${answer.pages})`);
+      if (page >= announced + EXTRA_PAGES) {
+        throw new MirrorError(`the offer pages of ${client.url('/api/v1/offers')} do not end (page ${page}; the first page announced ${announced})`);
+      }
     }
   } finally {
     await out.close();
