@@ -20,7 +20,7 @@ import type { Metrics } from './metrics/metrics.js';
 /** Longest request line accepted (a command and its arguments). */
 const MAX_REQUEST_BYTES = 64 * 1024;
 /** Commands counted as imports (estate_import_runs_total, estate_import_duration_seconds). */
-const IMPORT_COMMANDS = new Set(['import']);
+const IMPORT_COMMANDS = new Set(['import', 'mirror']);
 /** Unix socket paths are limited to about 107 bytes. */
 const MAX_SOCKET_PATH = 100;
 
@@ -99,7 +99,8 @@ export async function serveControlSocket(options: {
 
   async function run(socket: net.Socket, command: RemoteCommand): Promise<void> {
     options.log.info({ command: command.argv.slice(0, 2).join(' ') }, 'running a command line command');
-    const timer = IMPORT_COMMANDS.has(command.argv[0] ?? '') ? options.metrics?.importDuration.startTimer() : undefined;
+    const name = command.argv[0] ?? '';
+    const timer = IMPORT_COMMANDS.has(name) ? options.metrics?.importDuration.startTimer({ command: name }) : undefined;
     let status = 1;
     try {
       status = await runCli(command.argv, {
@@ -113,7 +114,7 @@ export async function serveControlSocket(options: {
       if (timer) {
         const result = status === 0 ? 'ok' : 'failed';
         timer({ result });
-        options.metrics?.importRuns.inc({ result });
+        options.metrics?.importRuns.inc({ command: name, result });
       }
     }
     await options.afterCommand();

@@ -93,14 +93,14 @@ export function createMetrics(options: MetricsOptions = {}) {
     }),
     importRuns: new Counter({
       name: 'estate_import_runs_total',
-      help: 'Imports run inside this process (through the control socket of the embedded service), by result (ok or failed).',
-      labelNames: ['result'] as const,
+      help: 'Imports run inside this process (through the control socket of the embedded service), by command (import or mirror) and result (ok or failed).',
+      labelNames: ['command', 'result'] as const,
       registers,
     }),
     importDuration: new Histogram({
       name: 'estate_import_duration_seconds',
-      help: 'Duration of the imports run inside this process, by result (ok or failed).',
-      labelNames: ['result'] as const,
+      help: 'Duration of the imports run inside this process, by command (import or mirror) and result (ok or failed).',
+      labelNames: ['command', 'result'] as const,
       buckets: IMPORT_BUCKETS,
       registers,
     }),

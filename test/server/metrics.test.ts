@@ -102,9 +102,9 @@ describe('one process with METRICS_PORT', () => {
     // Embedded: the command line ran both imports in the service (its control socket). PostgreSQL:
     // the command line ran them in its own process; the service only saw the content change.
     const inside = database.kind === 'pglite' ? 1 : 0;
-    expect(sample(after, 'estate_import_runs_total', { result: 'ok' })).toBe(inside);
-    expect(sample(after, 'estate_import_runs_total', { result: 'failed' })).toBe(inside);
-    expect(sample(after, 'estate_import_duration_seconds_count', { result: 'ok' })).toBe(inside);
+    expect(sample(after, 'estate_import_runs_total', { command: 'import', result: 'ok' })).toBe(inside);
+    expect(sample(after, 'estate_import_runs_total', { command: 'import', result: 'failed' })).toBe(inside);
+    expect(sample(after, 'estate_import_duration_seconds_count', { command: 'import', result: 'ok' })).toBe(inside);
   });
 });
 
