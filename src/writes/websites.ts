@@ -1,8 +1,9 @@
 /**
  * Websites for the command line (the operator's side): the listing, and setting or clearing a
  * website's scope (extension E7). A scope names only investments and branches of the website's own
- * organization, checked here as the import checks its bundle. The running service sees a new scope
- * within its key cache lifetime (at most 5 s), as it sees a deactivated key.
+ * organization, checked here as the import checks its bundle. A change bumps the content version
+ * (which also makes running instances forget the keys they remember: at once on PostgreSQL, within
+ * CONTENT_POLL_MS otherwise; the key cache lifetime bounds it anyway).
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database, WebsiteScope } from '../db/database.js';
