@@ -1,6 +1,6 @@
 /**
  * An in-process cache of whole successful responses, keyed by everything that defines one
- * (organization, content version, operation, parameters, body, include, format). Entries hold the
+ * (organization and website scope, content version, operation, parameters, body, include, format). Entries hold the
  * body bytes, a strong ETag and, lazily, compressed variants, so a repeated request costs a map
  * lookup. Bounded by total bytes (LRU); dropped whole when the content version changes.
  */

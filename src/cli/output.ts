@@ -2,6 +2,7 @@
  * How results look: plain tables for people, one JSON document for scripts (--json).
  */
 import type { KeySummary } from '../writes/api-keys.js';
+import type { WebsiteSummary } from '../writes/websites.js';
 import { formatProblem, REPORT_KINDS, type ImportReport, type Problem } from '../import/index.js';
 
 /** How many problems a failed import prints (all of them are counted). */
@@ -65,6 +66,25 @@ export function keyJson(k: KeySummary): Record<string, unknown> {
     created_at: k.created_at,
     last_used_at: k.last_used_at,
   };
+}
+
+/** A scope in a table cell: what it restricts, counted ("2 investments, 1 offer type"). */
+function scopeCell(scope: WebsiteSummary['scope']): string {
+  if (!scope) return 'whole organization';
+  const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+  const parts: string[] = [];
+  if (scope.investment_ids) parts.push(count(scope.investment_ids.length, 'investment'));
+  if (scope.branch_ids) parts.push(count(scope.branch_ids.length, 'branch').replace('branchs', 'branches'));
+  if (scope.offer_types) parts.push(scope.offer_types.join(' '));
+  return parts.join(', ');
+}
+
+export function websitesText(websites: readonly WebsiteSummary[]): string {
+  if (websites.length === 0) return 'No websites.\n';
+  return table(
+    ['WEBSITE ID', 'ORGANIZATION', 'NAME', 'KEYS', 'SCOPE'],
+    websites.map((w) => [w.website_id, w.organization_id, w.name, `${w.active_keys}/${w.keys}`, scopeCell(w.scope)]),
+  );
 }
 
 export function keysText(keys: readonly KeySummary[]): string {

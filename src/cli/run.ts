@@ -11,6 +11,7 @@ import { importCommand } from './commands/import.js';
 import { keysCreateCommand, keysListCommand, keysSetActiveCommand } from './commands/keys.js';
 import { migrateCommand } from './commands/migrate.js';
 import { mirrorCommand } from './commands/mirror.js';
+import { websitesListCommand, websitesScopeCommand } from './commands/websites.js';
 import { describeError, type CliIo } from './context.js';
 import { json } from './output.js';
 
@@ -104,6 +105,27 @@ function buildProgram(io: CliIo, seen: { json: boolean }): Command {
     .argument('<key_id>')
     .option('--json', JSON_HELP)
     .action((keyId: string, options) => keysSetActiveCommand(io, keyId, true, options));
+
+  const websites = program.command('websites').description('list websites and set what each one sees (its scope)');
+  websites
+    .command('list')
+    .description('list websites with their keys (active/all) and scope')
+    .option('--organization <id>', 'only the websites of this organization')
+    .option('--json', JSON_HELP)
+    .action((options) => websitesListCommand(io, options));
+  websites
+    .command('scope')
+    .description(
+      'show a website\'s scope, set it to exactly the lists given (offers must match every list), or --clear it ' +
+        '(takes effect within 5 seconds)',
+    )
+    .requiredOption('--website <id>', 'website id')
+    .option('--investment <id...>', 'only offers of these investments (and only these investments)')
+    .option('--branch <id...>', 'only offers of these branches')
+    .option('--offer-type <type...>', 'only offers of these types (e.g. APARTMENT_SALES)')
+    .option('--clear', 'remove the scope: the website sees its whole organization')
+    .option('--json', JSON_HELP)
+    .action((options) => websitesScopeCommand(io, options));
 
   program
     .command('demo')

@@ -53,10 +53,22 @@ export interface OrganizationTable {
   updated_at: TimestampDefault;
 }
 
+/**
+ * What a website may see of its organization (extension E7), as stored in websites.scope: each
+ * list absent (no restriction) or a sorted, de-duplicated, non-empty array (UUIDs in lower case).
+ */
+export interface WebsiteScope {
+  readonly investment_ids?: readonly string[];
+  readonly branch_ids?: readonly string[];
+  readonly offer_types?: readonly string[];
+}
+
 export interface WebsiteTable {
   website_id: string;
   organization_id: string;
   name: string;
+  /** null: the whole organization. Written as a JSON string. */
+  scope: ColumnType<WebsiteScope | null, string | null | undefined, string | null>;
   created_at: TimestampDefault;
   updated_at: TimestampDefault;
 }

@@ -5,16 +5,21 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
+import type { Visibility } from '../domain/visibility.js';
 import type { OfferReader } from '../queries/offers.js';
 import type { ReadDb } from '../queries/readonly.js';
 import type { FragmentCache } from '../xml/fragment-cache.js';
 import type { InputChecker } from './validation/input-checker.js';
 
-/** The authenticated website. */
-export interface Caller {
-  readonly organizationId: string;
+/** The authenticated website: what it may see (its organization and scope) and who it is. */
+export interface Caller extends Visibility {
   readonly websiteId: string;
   readonly keyId: string;
+  /**
+   * What answers are shared by: the organization, plus the scope's canonical text for a scoped
+   * website (keys of websites with equal scopes see the same; extension E7).
+   */
+  readonly visibilityKey: string;
 }
 
 export interface OperationContext {

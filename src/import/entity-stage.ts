@@ -5,7 +5,7 @@
  */
 import type { ImportContext } from './context.js';
 import { ENTITY_ORDER, ID_FIELD, type EntityKind, type Entry, type Link, type LinkChecker } from './link-checker.js';
-import { within } from './problems.js';
+import { joinPath, within } from './problems.js';
 import type { ReportKind } from './report.js';
 import { agentRow, apiKeyDraft, branchRow, investmentRow, organizationRow, websiteRow } from './rows.js';
 import type { RecordInputs } from './schemas.js';
@@ -36,6 +36,15 @@ const UPSERT = {
   investment: upsertInvestments,
   agent: upsertAgents,
 } as const;
+
+/** The investments and branches a website's scope names, each with its path in the record. */
+function scopeLinks(scope: RecordInputs['website']['scope']): Link[] | undefined {
+  if (!scope) return undefined;
+  const links: Link[] = [];
+  scope.investment_ids?.forEach((id, index) => links.push(['investment', joinPath(joinPath('scope', 'investment_ids'), index), id]));
+  scope.branch_ids?.forEach((id, index) => links.push(['branch', joinPath(joinPath('scope', 'branch_ids'), index), id]));
+  return links;
+}
 
 interface RecordAt {
   readonly recordNo: number;
@@ -78,6 +87,7 @@ export class EntityStage {
         const website = input as RecordInputs['website'];
         entry.row = websiteRow(website);
         entry.keys = (website.api_keys ?? []).map((k) => apiKeyDraft(id, k));
+        entry.scopeLinks = scopeLinks(website.scope);
         this.keys.note(at.recordNo, at.path, entry.keys, (recordNo, path, message) => this.ctx.problem(recordNo, path, message));
         break;
       }
@@ -127,6 +137,11 @@ export class EntityStage {
       if (pending.length === 0) continue;
       if (kind !== 'organization') await this.links.lookUp('organization', pending.map((e) => e.org));
       if (kind === 'agent') await this.links.lookUp('branch', pending.map((e) => e.branchId));
+      if (kind === 'website') {
+        const named = pending.flatMap((e) => e.scopeLinks ?? []);
+        await this.links.lookUp('investment', named.filter(([k]) => k === 'investment').map(([, , id]) => id));
+        await this.links.lookUp('branch', named.filter(([k]) => k === 'branch').map(([, , id]) => id));
+      }
       const owners = kind === 'organization' ? new Map<string, string>() : await storedOwners(this.ctx.db, kind, pending.map((e) => e.id));
       const storedKeys = kind === 'website' ? await this.keys.stored(this.ctx.db, pending.flatMap((w) => w.keys ?? [])) : [];
 
@@ -134,6 +149,7 @@ export class EntityStage {
       for (const entry of pending) {
         const links: Link[] = kind === 'organization' ? [] : [['organization', 'organization_id', entry.org]];
         if (kind === 'agent') links.push(['branch', 'branch_id', entry.branchId]);
+        if (entry.scopeLinks) links.push(...entry.scopeLinks);
         const { wait, problems } = this.links.check(links, entry.org!, final);
         if (wait) continue;
         const owner = owners.get(entry.id);
@@ -168,6 +184,7 @@ export class EntityStage {
     for (const entry of ready) {
       entry.row = undefined;
       entry.keys = undefined;
+      entry.scopeLinks = undefined;
     }
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The one place that decides whether a record's links hold: every link (website, branch, agent,
- * investment, offer -> organization; agent -> branch; offer -> agent, branch, investment) must name
- * an entity that is in the file or in the database, of the same organization.
+ * investment, offer -> organization; agent -> branch; offer -> agent, branch, investment; a
+ * website's scope -> its investments and branches) must name an entity that is in the file or in
+ * the database, of the same organization.
  *
  * It holds the entities of the file as they are read (the entity registry) and what the database
  * said about ids that are not in the file (asked once per id, in chunks).
@@ -14,8 +15,11 @@ import type { RecordKind } from './schemas.js';
 
 export type EntityKind = Exclude<RecordKind, 'offer'>;
 
-/** Dependency order: an entity is written after the ones it links to. */
-export const ENTITY_ORDER: readonly EntityKind[] = ['organization', 'website', 'branch', 'investment', 'agent'];
+/**
+ * Dependency order: an entity is written after the ones it links to (a website last: its scope
+ * names investments and branches).
+ */
+export const ENTITY_ORDER: readonly EntityKind[] = ['organization', 'branch', 'investment', 'agent', 'website'];
 
 export const ID_FIELD: Readonly<Record<RecordKind, string>> = {
   organization: 'organization_id',
@@ -38,6 +42,8 @@ export interface Entry {
   row?: Row | undefined;
   keys?: ApiKeyRowDraft[] | undefined;
   branchId?: string | null | undefined;
+  /** A website's scope: the investments and branches it names, with their paths in the record. */
+  scopeLinks?: Link[] | undefined;
   /** The record itself is invalid; its links are still checked, so that every problem is told. */
   checkOnly?: boolean;
 }

@@ -11,6 +11,7 @@ import { normalizeOfferData, renderOfferDataJson } from '../domain/offer-data.js
 import { offerSearchWords } from '../domain/search-text.js';
 import { toStoredTimestamp } from '../domain/timestamps.js';
 import { WEEKDAYS } from '../domain/resources.js';
+import { normalizeWebsiteScope } from '../domain/website-scope.js';
 import type {
   AgentInput,
   ApiKeyInputRecord,
@@ -44,8 +45,9 @@ export function organizationRow(r: OrganizationInput): Row {
   };
 }
 
+/** A record without `scope` (or with null or {}) stores none: the website sees its whole organization. */
 export function websiteRow(r: WebsiteInput): Row {
-  return { website_id: r.website_id, organization_id: r.organization_id, name: r.name };
+  return { website_id: r.website_id, organization_id: r.organization_id, name: r.name, scope: json(normalizeWebsiteScope(r.scope)) };
 }
 
 /** An id for an imported key that names none: derived from its hash, so re-imports agree. */

@@ -19,6 +19,7 @@ import {
   OrganizationSchema,
 } from '../domain/resources.js';
 import { OFFER_DATA_FIELDS } from '../domain/offer-fields.js';
+import { MAX_SCOPE_IDS, SCOPE_OFFER_TYPES } from '../domain/website-scope.js';
 
 export const RECORD_KINDS = ['organization', 'website', 'branch', 'agent', 'investment', 'offer'] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
@@ -92,6 +93,23 @@ export const ApiKeyInput = Type.Object(
   strict,
 );
 
+const ScopeIds = Type.Optional(Type.Array(Uuid, { minItems: 1, maxItems: MAX_SCOPE_IDS }));
+
+/**
+ * A website's scope (extension E7): each list optional, none empty. Absent, null or {}: the
+ * website sees its whole organization.
+ */
+export const WebsiteScopeInput = Type.Object(
+  {
+    investment_ids: ScopeIds,
+    branch_ids: ScopeIds,
+    offer_types: Type.Optional(
+      Type.Array(Type.String({ enum: [...SCOPE_OFFER_TYPES] }), { minItems: 1, maxItems: SCOPE_OFFER_TYPES.length }),
+    ),
+  },
+  strict,
+);
+
 export const WebsiteRecord = Type.Object(
   {
     type: KindTag('website'),
@@ -99,6 +117,7 @@ export const WebsiteRecord = Type.Object(
     organization_id: Uuid,
     name: Type.String(),
     api_keys: Type.Optional(Type.Array(ApiKeyInput)),
+    scope: OptionalNullable(WebsiteScopeInput),
   },
   strict,
 );

@@ -115,6 +115,12 @@ function describeError(error: ErrorObject): FieldProblem {
     case 'minimum':
     case 'maximum':
       return { path, message: `must be between ${INT32_MIN} and ${INT32_MAX}, got ${shown(error.data)}` };
+    case 'enum':
+      return { path, message: `expected one of ${(params.allowedValues as unknown[]).join(', ')}, got ${shown(error.data)}` };
+    case 'minItems':
+      return { path, message: params.limit === 1 ? 'must not be empty (leave the field out instead)' : `must have at least ${params.limit} items` };
+    case 'maxItems':
+      return { path, message: `must have at most ${params.limit} items` };
     case 'minLength':
       return { path, message: params.limit === 1 ? 'must not be empty' : `must be ${parent.description ?? `at least ${params.limit} characters`}` };
     default:
@@ -180,6 +186,13 @@ function unstorableText(value: unknown, path = '', found: FieldProblem[] = []): 
 function lowerCaseIds(record: Record<string, unknown>): void {
   for (const [field, value] of Object.entries(record)) {
     if (field !== 'external_id' && field.endsWith('_id') && typeof value === 'string') record[field] = value.toLowerCase();
+  }
+  const scope = record.scope as Record<string, unknown> | null | undefined;
+  if (scope) {
+    for (const list of ['investment_ids', 'branch_ids'] as const) {
+      const ids = scope[list];
+      if (Array.isArray(ids)) scope[list] = ids.map((id: unknown) => (typeof id === 'string' ? id.toLowerCase() : id));
+    }
   }
   if (Array.isArray(record.api_keys)) {
     for (const key of record.api_keys as Array<Record<string, unknown>>) {

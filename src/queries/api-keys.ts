@@ -1,15 +1,19 @@
 /**
  * API key lookups for authentication, by the SHA-256 of the presented key, joined to the website
- * for its organization. The key itself never reaches the database or this module.
+ * for its organization and scope. The key itself never reaches the database or this module.
  */
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../db/database.js';
+import type { Database, WebsiteScope } from '../db/database.js';
 import type { ReadDb } from './readonly.js';
 
 export interface ApiKeyRecord {
   key_id: string;
   website_id: string;
   organization_id: string;
+  /** The website's scope (extension E7); null: the whole organization. */
+  scope: WebsiteScope | null;
+  /** The scope as canonical text (jsonb's), null without one: equal scopes, equal text. */
+  scope_key: string | null;
   is_active: boolean;
   /** expires_at as epoch milliseconds, null when the key never expires. */
   expires_at_ms: number | null;
@@ -23,6 +27,8 @@ export async function findApiKeyByHash(db: ReadDb, keySha256: string): Promise<A
       'k.key_id',
       'k.website_id',
       'w.organization_id',
+      'w.scope',
+      sql<string | null>`w.scope::text`.as('scope_key'),
       'k.is_active',
       sql<number | null>`(extract(epoch from k.expires_at) * 1000)::float8`.as('expires_at_ms'),
     ])

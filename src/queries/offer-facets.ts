@@ -6,6 +6,7 @@
  */
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { FacetCount, FieldStats, OfferFacetsRequest, OfferFacetsView, OfferField, OfferFilter } from '../domain/offer-query.js';
+import { offerScopeCondition } from '../db/website-scope.js';
 import type { Visibility } from '../domain/visibility.js';
 import { toApiTimestamp, toMillisZ, toOffsetForm } from '../domain/timestamps.js';
 import { fieldExpression, filterCondition } from './offer-filters.js';
@@ -61,9 +62,10 @@ export async function offerFacets(
   visibility: Visibility,
   request: OfferFacetsRequest & { investmentId?: string | undefined },
 ): Promise<OfferFacetsView> {
+  const inScope = offerScopeCondition(visibility.scope, 'o');
   const base = sql<SqlBool>`o.organization_id = ${visibility.organizationId} and o.is_active${
     request.investmentId === undefined ? sql`` : sql` and o.investment_id = ${request.investmentId}`
-  }`;
+  }${inScope ? sql` and ${inScope}` : sql``}`;
   const statsObject =
     request.stats.length === 0
       ? sql`null::jsonb`

@@ -1,5 +1,9 @@
-/** The values of the enumerated offer_data fields present in an organization's active offers (extension E4). */
+/**
+ * The values of the enumerated offer_data fields present in the active offers a caller sees (its
+ * organization's, within its website's scope) (extension E4).
+ */
 import { sql } from 'kysely';
+import { offerScopeCondition } from '../db/website-scope.js';
 import { OFFER_DATA_FIELDS } from '../domain/offer-fields.js';
 import type { Visibility } from '../domain/visibility.js';
 import type { ReadDb } from './readonly.js';
@@ -12,8 +16,9 @@ export async function enumValuesInUse(db: ReadDb, visibility: Visibility): Promi
     const value = sql`(o.offer_data ->> ${sql.lit(name)}) collate "C"`;
     return sql`array_remove(array_agg(distinct ${value} order by ${value}), null) as ${sql.ref(name)}`;
   });
+  const inScope = offerScopeCondition(visibility.scope, 'o');
   const result = await sql<Record<string, string[] | null>>`select ${sql.join(columns)}
-    from offers as o where o.organization_id = ${visibility.organizationId} and o.is_active`.execute(db);
+    from offers as o where o.organization_id = ${visibility.organizationId} and o.is_active${inScope ? sql` and ${inScope}` : sql``}`.execute(db);
   const row = result.rows[0] ?? {};
   return Object.fromEntries(ENUM_FIELDS.map((name) => [name, row[name] ?? []]));
 }

@@ -14,10 +14,15 @@
  * (and sort keys) in the wanted order, usually from an index alone, and only those rows are then
  * read. A deep page (OFFSET 4,950) then skips narrow index entries instead of whole rows, and the
  * planner has no reason to sort thousands of rows. docs/performance.md shows the plans.
+ *
+ * A scoped website (extension E7) sees only the offers of its scope: the lists add the scope's
+ * conditions (src/db/website-scope.ts), one offer by id is read by a statement of its own that
+ * calls the scope rule. Without a scope every query keeps its text.
  */
 import { sql, type AliasedRawBuilder, type RawBuilder } from 'kysely';
 import type { OfferBodyCache } from '../cache/offer-body-cache.js';
 import { prepared } from '../db/prepared.js';
+import { offerInScopeSql, offerScopeCondition, scopeJson } from '../db/website-scope.js';
 import type { OfferInclude, OfferListRequest } from '../domain/offer-query.js';
 import type { OfferView, OffersPageView } from '../domain/offer-view.js';
 import type { Agent, Branch, Investment, Organization } from '../domain/resources.js';
@@ -73,8 +78,10 @@ function offerColumns(alias: 'o' | 'r'): AliasedRawBuilder<unknown, string>[] {
   ];
 }
 
-function activeOffersOf(db: ReadDb, organizationId: string) {
-  return db.selectFrom('offers as o').where('o.organization_id', '=', organizationId).where('o.is_active', '=', true);
+function activeOffersOf(db: ReadDb, visibility: Visibility) {
+  const active = db.selectFrom('offers as o').where('o.organization_id', '=', visibility.organizationId).where('o.is_active', '=', true);
+  const inScope = offerScopeCondition(visibility.scope, 'o');
+  return inScope ? active.where(inScope) : active;
 }
 
 /** The row version token of `o` / `r`, as SQL text (see rowToken). */
@@ -93,35 +100,37 @@ export class OfferReader {
 
   /** One active offer the caller may see, or undefined. */
   find(visibility: Visibility, offerId: string, include: ReadonlySet<OfferInclude>): Promise<OfferView | undefined> {
-    return findOffer(this.db, this.bodies, visibility.organizationId, offerId, include);
+    return findOffer(this.db, this.bodies, visibility, offerId, include);
   }
 
   /** One page of the active offers the caller may see that match the query. */
   list(visibility: Visibility, query: OfferListQuery): Promise<OffersPageView> {
-    return listOffers(this.db, this.bodies, visibility.organizationId, query);
+    return listOffers(this.db, this.bodies, visibility, query);
   }
 }
 
 async function findOffer(
   db: ReadDb,
   bodies: OfferBodyCache | undefined,
-  organizationId: string,
+  visibility: Visibility,
   offerId: string,
   include: ReadonlySet<OfferInclude>,
 ): Promise<OfferView | undefined> {
+  const { organizationId, scope } = visibility;
   // The body only when the cache does not hold the current one (a null token never matches).
   // Raw SQL with a fixed text: the hottest query of the service, built without a query builder.
   const held = bodies?.tokenOf(offerId) ?? null;
-  const result = await sql<OfferRowSlice>`${prepared('find_offer')}
+  const inScope = scope ? sql`and ${offerInScopeSql(scopeJson(scope), 'o')}` : sql``;
+  const result = await sql<OfferRowSlice>`${prepared(scope ? 'find_offer_scoped' : 'find_offer')}
     select o.offer_id, o.external_id, o.created_at, o.updated_at, ${O_TOKEN} as row_token, o.version,
       o.agent_id, o.branch_id, o.investment_id,
       case when ${O_TOKEN} = ${held}::text then null else convert_to(o.offer_data_json, 'UTF8') end as offer_data_bytes
     from offers as o
-    where o.organization_id = ${organizationId} and o.is_active and o.offer_id = ${offerId}`.execute(db);
+    where o.organization_id = ${organizationId} and o.is_active and o.offer_id = ${offerId} ${inScope}`.execute(db);
   const row = result.rows[0];
   if (!row) return undefined;
   const rows = await withBodies(db, organizationId, [row], bodies);
-  const [view] = await withRelated(db, organizationId, rows, include);
+  const [view] = await withRelated(db, visibility, rows, include);
   return view;
 }
 
@@ -171,10 +180,11 @@ const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
 async function listOffers(
   db: ReadDb,
   bodies: OfferBodyCache | undefined,
-  organizationId: string,
+  visibility: Visibility,
   query: OfferListQuery,
 ): Promise<OffersPageView> {
-  let matching = activeOffersOf(db, organizationId);
+  const { organizationId } = visibility;
+  let matching = activeOffersOf(db, visibility);
   if (query.investmentId !== undefined) matching = matching.where('o.investment_id', '=', query.investmentId);
   for (const filter of query.filters) matching = matching.where(filterCondition(filter));
   if (query.search !== undefined) matching = matching.where(searchCondition(query.search));
@@ -226,7 +236,7 @@ async function listOffers(
   const items = await withBodies(db, organizationId, rows, bodies);
   const total = Number(counted.total);
   return {
-    items: await withRelated(db, organizationId, items, query.include),
+    items: await withRelated(db, visibility, items, query.include),
     page: query.page,
     size: query.size,
     total,
@@ -234,14 +244,18 @@ async function listOffers(
   };
 }
 
-/** Loads the included entities of a set of offers (limited to the organization) and builds the views. */
+/**
+ * Loads the included entities of a set of offers (limited to the organization; investments also to
+ * the scope, which in-scope offers satisfy anyway) and builds the views.
+ */
 async function withRelated(
   db: ReadDb,
-  organizationId: string,
+  visibility: Visibility,
   rows: readonly OfferRowSlice[],
   include: ReadonlySet<OfferInclude>,
 ): Promise<OfferView[]> {
   if (rows.length === 0) return [];
+  const { organizationId } = visibility;
   const ids = (pick: (row: OfferRowSlice) => string | null) => [
     ...new Set(rows.map(pick).filter((id): id is string => id !== null)),
   ];
@@ -249,7 +263,7 @@ async function withRelated(
   const [agents, branches, investments, organization] = await Promise.all([
     include.has('agent') ? findAgentsByIds(db, organizationId, ids((r) => r.agent_id)) : none,
     include.has('branch') ? findBranchesByIds(db, organizationId, ids((r) => r.branch_id)) : none,
-    include.has('investment') ? findInvestmentsByIds(db, organizationId, ids((r) => r.investment_id)) : none,
+    include.has('investment') ? findInvestmentsByIds(db, visibility, ids((r) => r.investment_id)) : none,
     include.has('organization') ? findOrganization(db, organizationId) : Promise.resolve(undefined),
   ]);
   return rows.map((row) =>

@@ -1,5 +1,6 @@
 /** Websites, for the operator's eyes (the start-up hint of how to get a key). */
 import { sql } from 'kysely';
+import type { WebsiteScope } from '../db/database.js';
 import type { ReadDb } from './readonly.js';
 
 export interface WebsiteSummary {
@@ -16,12 +17,13 @@ export interface WebsiteRow {
   website_id: string;
   organization_id: string;
   name: string;
+  scope: WebsiteScope | null;
 }
 
 export async function findWebsite(db: ReadDb, websiteId: string): Promise<WebsiteRow | undefined> {
   return db
     .selectFrom('websites')
-    .select(['website_id', 'organization_id', 'name'])
+    .select(['website_id', 'organization_id', 'name', 'scope'])
     .where('website_id', '=', websiteId)
     .executeTakeFirst();
 }

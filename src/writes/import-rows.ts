@@ -98,8 +98,8 @@ export const upsertOrganizations = (db: Kysely<Database>, rows: readonly Row[]) 
 
 export const upsertWebsites = (db: Kysely<Database>, rows: readonly Row[]) =>
   upsert(db, {
-    table: 'websites', key: 'website_id', columns: ['website_id', 'organization_id', 'name'],
-    compare: ['name'], update: ['name'], also: touched,
+    table: 'websites', key: 'website_id', columns: ['website_id', 'organization_id', 'name', 'scope'],
+    compare: ['name', 'scope'], update: ['name', 'scope'], also: touched,
   }, rows);
 
 const BRANCH_COLUMNS = [

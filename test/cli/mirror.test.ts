@@ -100,9 +100,10 @@ describe('mirror from this service', () => {
     const website = await sql<{ name: string; organization_id: string }>`select name, organization_id::text from websites`.execute(target.db);
     expect(website.rows).toEqual([{ name: 'Nieruchomości Wawel (mirror of 127.0.0.1:' + new URL(source.url).port + ')', organization_id: ORG_A }]);
 
-    // The operator renames the website and labels the key; a later mirror (without --website-id)
-    // finds the website by the key and keeps both.
-    await sql`update websites set name = 'wawel.example.com'`.execute(target.db);
+    // The operator renames the website, limits it to a scope and labels the key; a later mirror
+    // (without --website-id) finds the website by the key and keeps all of it.
+    const scope = JSON.stringify({ offer_types: ['APARTMENT_SALES'] });
+    await sql`update websites set name = 'wawel.example.com', scope = ${scope}::jsonb`.execute(target.db);
     await sql`update api_keys set label = 'www', expires_at = '2999-01-01T00:00:00.5Z'`.execute(target.db);
     const again = await mirror(target, ['--from', source.url, '--key', KEY, '--json', ...FAST]);
     expect(again.code, again.stderr).toBe(0);
@@ -110,6 +111,8 @@ describe('mirror from this service', () => {
     expect(doc.mirror.website_id).toBe(websiteId);
     expect(doc.websites).toEqual({ created: 0, changed: 0, unchanged: 1 });
     expect(doc.api_keys).toEqual({ created: 0, changed: 0, unchanged: 1 });
+    const kept = await sql<{ scope: unknown }>`select scope from websites`.execute(target.db);
+    expect(kept.rows).toEqual([{ scope: { offer_types: ['APARTMENT_SALES'] } }]);
   });
 
   it('--prune makes offers the source no longer lists inactive; without it they stay', async () => {

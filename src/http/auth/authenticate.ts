@@ -37,7 +37,13 @@ export function createAuthenticator(keys: ApiKeyCache, usage: KeyUsageRecorder, 
       reply.code(401).send({ detail: KEY_NOT_ACTIVE });
       return false;
     }
-    request.caller = { organizationId: record.organization_id, websiteId: record.website_id, keyId: record.key_id };
+    request.caller = {
+      organizationId: record.organization_id,
+      scope: record.scope,
+      visibilityKey: record.scope_key === null ? record.organization_id : `${record.organization_id} ${record.scope_key}`,
+      websiteId: record.website_id,
+      keyId: record.key_id,
+    };
     usage.record(record.key_id);
     return true;
   }

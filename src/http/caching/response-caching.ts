@@ -2,7 +2,7 @@
  * The route hooks that make repeated reads cheap, for every /api/v1 read operation:
  *
  * - lookup (after the key check, before validation and any database work): a request whose key
- *   (organization, content version, method, URL with query, negotiated format and, for POST, the
+ *   (organization and, for a scoped website, its scope; content version, method, URL with query, negotiated format and, for POST, the
  *   body bytes and Content-Type) matches an earlier 200 is answered from memory. Only 200s are
  *   stored, so a hit is always a request that passed validation before.
  * - finish (onSend, every 200): stores the body, then sends it with a strong ETag (GET),
@@ -95,7 +95,8 @@ export function createResponseCaching(options: {
     // HEAD is GET without the body: both share entries.
     const method = request.method === 'POST' ? 'POST' : 'GET';
     const format = negotiates ? preferredFormat(request.headers.accept) : 'json';
-    const key = `${caller.organizationId}\n${current}\n${method}\n${format}\n${request.url}`;
+    // Scoped websites (extension E7) see less than their organization: their answers are kept apart.
+    const key = `${caller.visibilityKey}\n${current}\n${method}\n${format}\n${request.url}`;
     if (method !== 'POST') return key;
     return `${key}\n${request.headers['content-type'] ?? ''}\n${bodyKey(request.body)}`;
   }

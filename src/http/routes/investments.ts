@@ -15,7 +15,7 @@ export const listInvestmentsOperation = defineOperation({
   query: InvestmentsQuery,
   responses: { 200: json('The investments', Type.Array(Type.Ref('Investment'))), ...errorResponses() },
   parse: (check) => check.query<{ is_active?: boolean }>(InvestmentsQuery),
-  handle: async (input, { db, caller }) => listInvestments(db, caller!.organizationId, input?.is_active),
+  handle: async (input, { db, caller }) => listInvestments(db, caller!, input?.is_active),
 });
 
 export const readInvestment = defineOperation({
@@ -26,7 +26,7 @@ export const readInvestment = defineOperation({
   responses: { 200: json('The investment', Type.Ref('Investment')), ...errorResponses('Investment not found') },
   parse: (check) => check.path<{ investment_id: string }>(InvestmentIdParams),
   async handle(input, { db, caller, reply }) {
-    const investment = await findInvestment(db, caller!.organizationId, input!.investment_id);
+    const investment = await findInvestment(db, caller!, input!.investment_id);
     return investment ?? sendDetail(reply, 404, 'Investment not found');
   },
 });

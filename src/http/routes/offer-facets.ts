@@ -48,7 +48,7 @@ export const investmentOfferFacetsOperation = defineOperation({
   },
   async handle(input, ctx) {
     const { investmentId, ...request } = input! as OfferFacetsRequest & { investmentId: string };
-    if (!(await investmentExists(ctx.db, ctx.caller!.organizationId, investmentId))) {
+    if (!(await investmentExists(ctx.db, ctx.caller!, investmentId))) {
       return sendDetail(ctx.reply, 404, 'Investment not found');
     }
     return offerFacets(ctx.db, ctx.caller!, { ...request, investmentId });

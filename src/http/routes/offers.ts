@@ -114,8 +114,7 @@ export const listInvestmentOffers = defineOperation({
   async handle(input, ctx) {
     const format = negotiate(ctx);
     const { investmentId, request, include } = input!;
-    const organizationId = ctx.caller!.organizationId;
-    if (!(await investmentExists(ctx.db, organizationId, investmentId))) {
+    if (!(await investmentExists(ctx.db, ctx.caller!, investmentId))) {
       return sendDetail(ctx.reply, 404, 'Investment not found');
     }
     const page = await ctx.offers.list(ctx.caller!, { investmentId, ...request, include });

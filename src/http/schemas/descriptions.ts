@@ -97,4 +97,9 @@ keys answer 401 with \`{"detail": "API key is required"}\`, \`{"detail": "Invali
 An unauthenticated request gets its 401 before anything else is checked; a 422 comes before a 404.
 
 **Ids** are UUIDs, accepted in any letter case and answered in lower case.
+
+**Website scope.** The operator may limit a website to part of its organization: some investments, branches or
+offer types. Its keys then see only the offers that match every limit, and only the listed investments when
+investments are listed; everything else (lists, facets, the field catalogue, includes) behaves as if the rest did not
+exist, and its ids answer 404. Branches, agents and the organization are never limited.
 `.trim();
