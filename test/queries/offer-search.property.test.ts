@@ -185,6 +185,7 @@ describe('search and geography against an in-memory evaluation', () => {
   it('gives the same ids in the same order and the same total', async () => {
     let matched = 0;
     let searched = 0;
+    const runs = scaled('SEARCH_RUNS', 250, 1500);
     await fc.assert(
       fc.asyncProperty(requestArb, async (request) => {
         const res = await post(t, '/api/v1/offers', bodyOf(request), { key: WORLD_KEY });
@@ -194,11 +195,12 @@ describe('search and geography against an in-memory evaluation', () => {
         if (page.total > 0) matched++;
         if (request.search !== undefined && page.total > 0) searched++;
       }),
-      { numRuns: scaled('SEARCH_RUNS', 250, 1500) },
+      { numRuns: runs },
     );
-    // Not vacuous: most requests find something, searches included.
-    expect(matched).toBeGreaterThan(50);
-    expect(searched).toBeGreaterThan(20);
+    // Not vacuous: many requests find something, searches included (seen: about 20% and 8% of the
+    // runs; the seed is not fixed, so the bounds leave room).
+    expect(matched).toBeGreaterThan(runs / 10);
+    expect(searched).toBeGreaterThan(runs / 25);
   });
 });
 
