@@ -12,9 +12,11 @@ import {
   createEstateClient,
   type Agent,
   type Branch,
+  type ErrorResponse,
   type EstateClient,
   type FacetsResponse,
   type FieldCatalogue,
+  type HTTPValidationError,
   type Investment,
   type Offer,
   type OffersResponse,
@@ -62,7 +64,7 @@ describe('createEstateClient', () => {
     const { data, error, response } = await wrong.GET('/api/v1/organization');
     expect(response.status).toBe(401);
     expect(data).toBeUndefined();
-    expectTypeOf(error).toEqualTypeOf<{ detail: string } | undefined>();
+    expectTypeOf(error).toEqualTypeOf<ErrorResponse | HTTPValidationError | undefined>();
     expect(error).toEqual({ detail: 'Invalid API key' });
     expect(() => createEstateClient({ baseUrl, apiKey: ' ' })).toThrow(TypeError);
   });
