@@ -2039,6 +2039,20 @@ export interface operations {
                     "application/xml": components["schemas"]["OffersResponse"];
                 };
             };
+            /** @description The body cannot be read: not UTF-8, or nested too deep. (A body that is not JSON, or JSON of the wrong shape, is a 422.) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "There was an error parsing the body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No usable API key: "API key is required" (no key), "Invalid API key" (unknown key) or "API key is not active" (deactivated or expired). */
             401: {
                 headers: {
@@ -2259,6 +2273,20 @@ export interface operations {
                     "application/xml": components["schemas"]["OffersResponse"];
                 };
             };
+            /** @description The body cannot be read: not UTF-8, or nested too deep. (A body that is not JSON, or JSON of the wrong shape, is a 422.) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "There was an error parsing the body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No usable API key: "API key is required" (no key), "Invalid API key" (unknown key) or "API key is not active" (deactivated or expired). */
             401: {
                 headers: {
@@ -2365,6 +2393,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FacetsResponse"];
+                };
+            };
+            /** @description The body cannot be read: not UTF-8, or nested too deep. (A body that is not JSON, or JSON of the wrong shape, is a 422.) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "There was an error parsing the body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description No usable API key: "API key is required" (no key), "Invalid API key" (unknown key) or "API key is not active" (deactivated or expired). */
@@ -2476,6 +2518,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FacetsResponse"];
+                };
+            };
+            /** @description The body cannot be read: not UTF-8, or nested too deep. (A body that is not JSON, or JSON of the wrong shape, is a 422.) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "There was an error parsing the body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description No usable API key: "API key is required" (no key), "Invalid API key" (unknown key) or "API key is not active" (deactivated or expired). */
