@@ -137,7 +137,7 @@ describe.runIf(pgClusterAvailable())('database faults on a private PostgreSQL cl
     // Key lookups cached as in production (2 s), so the outage hits both cached and uncached keys.
     const config = loadConfig({ LOG_LEVEL: 'silent', DB_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS) });
     app = await buildApp({ config, db: handle, logger: false });
-    checkResponsesAgainstOpenApi(app);
+    checkResponsesAgainstOpenApi(app, { compileNow: true });
     await app.ready();
   });
 
