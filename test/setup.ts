@@ -11,8 +11,8 @@ function failOnResponseProblems(): void {
   const problems = takeResponseProblems();
   if (problems.length === 0) return;
   const shown = problems.slice(0, 10).map((p) => `  - ${p}`);
-  if (problems.length > 10) shown.push(`  ... and ${problems.length - 10} more`);
-  throw new Error(`${problems.length} answer(s) differ from /openapi.json:\n${shown.join('\n')}`);
+  if (problems.length > 10) shown.push(`  ... and ${problems.length - 10} more listed`);
+  throw new Error(`answers that differ from /openapi.json (fix the schema to describe the answer):\n${shown.join('\n')}`);
 }
 
 afterEach(failOnResponseProblems);

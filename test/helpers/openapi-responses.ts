@@ -112,11 +112,22 @@ class ResponseChecker {
 const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
 let checker: ResponseChecker | undefined;
+/** The first mismatches since the last take (a fuzz run could make thousands), and how many there were. */
 const problems: string[] = [];
+let problemCount = 0;
+const KEPT_PROBLEMS = 100;
 
-/** The mismatches recorded since the last call (and forgets them). */
+function record(problem: string): void {
+  problemCount++;
+  if (problems.length < KEPT_PROBLEMS) problems.push(problem);
+}
+
+/** The mismatches recorded since the last call (and forgets them); past the first 100, a count. */
 export function takeResponseProblems(): string[] {
-  return problems.splice(0, problems.length);
+  const taken = problems.splice(0, problems.length);
+  if (problemCount > taken.length) taken.push(`... ${problemCount - taken.length} more`);
+  problemCount = 0;
+  return taken;
 }
 
 /** Checks one answer of `app` (exported for tests of this helper). */
@@ -157,9 +168,9 @@ export function checkResponsesAgainstOpenApi(app: FastifyInstance, options: { co
   app.addHook('onSend', (request, reply, payload, done) => {
     try {
       const problem = checkAnswer(app, request, reply, payload);
-      if (problem !== undefined) problems.push(problem);
+      if (problem !== undefined) record(problem);
     } catch (error) {
-      problems.push(`${request.method} ${request.url}: the response check failed: ${String(error)}`);
+      record(`${request.method} ${request.url}: the response check failed: ${String(error)}`);
     }
     done(null, payload);
   });
