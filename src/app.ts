@@ -182,7 +182,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         ...(operation.query ? { querystring: operation.query } : {}),
         ...(operation.body ? { body: operation.body } : {}),
         response: operation.responses,
-        ...(entry.auth ? { security: [{ APIKeyHeader: [] }] } : {}),
+        // Public routes say so (an empty list) rather than leaving security unstated.
+        security: entry.auth ? [{ APIKeyHeader: [] }] : [],
         ...(entry.hidden ? { hide: true } : {}),
       },
       // The scope's key check runs first; a GET is looked up at once, a POST once its body is read.

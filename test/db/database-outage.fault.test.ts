@@ -14,6 +14,7 @@ import { openDatabase, type DbHandle } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { insertFixture, KEYS, OFFER } from '../helpers/fixtures.js';
 import { createPgCluster, pgClusterAvailable, type PgCluster, type StopMode } from '../helpers/pg-cluster.js';
+import { checkResponsesAgainstOpenApi } from '../helpers/openapi-responses.js';
 
 /**
  * How long a pooled connection may be waited for, and a statement may run, in this test. The pool
@@ -136,6 +137,7 @@ describe.runIf(pgClusterAvailable())('database faults on a private PostgreSQL cl
     // Key lookups cached as in production (2 s), so the outage hits both cached and uncached keys.
     const config = loadConfig({ LOG_LEVEL: 'silent', DB_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS) });
     app = await buildApp({ config, db: handle, logger: false });
+    checkResponsesAgainstOpenApi(app, { compileNow: true });
     await app.ready();
   });
 

@@ -1,6 +1,7 @@
 /**
  * The app on a fresh, migrated test database with the fixture loaded; both are closed after the
- * test file (helpers/teardown.ts), or earlier by destroy().
+ * test file (helpers/teardown.ts), or earlier by destroy(). Every answer it gives is checked against
+ * the response schemas of /openapi.json (helpers/openapi-responses.ts).
  *
  *   const t = await buildTestApp();
  *   const res = await t.app.inject({ method: 'GET', url: '/api/v1/branches', headers: auth() });
@@ -9,6 +10,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createTestDb, type TestDb } from './db.js';
+import { checkResponsesAgainstOpenApi } from './openapi-responses.js';
 import { closeAfterFile } from './teardown.js';
 import * as fixture from './fixtures.js';
 
@@ -34,6 +36,8 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   // Key lookups are not cached by default so that tests see key changes at once.
   const config = loadConfig({ KEY_CACHE_TTL_MS: '0', LOG_LEVEL: 'silent', ...options.env });
   const app = await buildApp({ config, db, logger: options.logger ?? false });
+  // Every answer is checked against /openapi.json; a mismatch fails the test (test/setup.ts).
+  checkResponsesAgainstOpenApi(app);
   await app.ready();
   let destroyed = false;
   const destroy = async () => {

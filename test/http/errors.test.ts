@@ -7,6 +7,7 @@ import { isDatabaseUnavailable } from '../../src/http/db-errors.js';
 import { buildTestApp, get, post, type TestApp } from '../helpers/app.js';
 import { onPostgres } from '../helpers/db.js';
 import { KEYS, OFFER } from '../helpers/fixtures.js';
+import { checkResponsesAgainstOpenApi } from '../helpers/openapi-responses.js';
 
 describe('error answers', () => {
   let t: TestApp;
@@ -117,6 +118,7 @@ describe('faults', () => {
     // A server address nothing listens on.
     const handle = await openDatabase({ databaseUrl: 'postgres://postgres@127.0.0.1:9/none', connectionTimeoutMs: 2000 });
     const app = await buildApp({ config: loadConfig({ KEY_CACHE_TTL_MS: '0' }), db: handle, logger: false });
+    checkResponsesAgainstOpenApi(app);
     try {
       const res = await app.inject({ method: 'GET', url: '/api/v1/organization', headers: { authorization: KEYS.activeA1 } });
       expect(res.statusCode).toBe(503);

@@ -4,6 +4,7 @@ import { buildTestApp, get, type TestApp } from '../helpers/app.js';
 
 type Doc = {
   openapi: string;
+  servers: { url: string }[];
   info: { version: string; description: string };
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
@@ -47,6 +48,20 @@ describe('GET /openapi.json and /docs', () => {
       expect(Object.keys(op.responses), route.url).toEqual(expect.arrayContaining(['200', '401', '422']));
       const addressesOne = route.url.includes(':') || route.url === '/api/v1/organization';
       expect('404' in op.responses, route.url).toBe(addressesOne);
+    }
+  });
+
+  it('names its server (relative: this service) and states that public routes need no key', () => {
+    expect(doc.servers.map((s) => s.url)).toEqual(['/']);
+    for (const route of ROUTES.filter((r) => !r.auth && !r.hidden)) {
+      expect(doc.paths[openApiPath(route.url)]![route.method.toLowerCase()]!.security, route.url).toEqual([]);
+    }
+  });
+
+  it('declares the 400 of an unreadable body on every operation that reads a body', () => {
+    for (const route of ROUTES.filter((r) => r.url.startsWith('/api/v1'))) {
+      const op = doc.paths[openApiPath(route.url)]![route.method.toLowerCase()]!;
+      expect('400' in op.responses, route.url).toBe(route.method === 'POST');
     }
   });
 

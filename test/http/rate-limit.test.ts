@@ -15,6 +15,7 @@ import { createTestDb, type TestDb } from '../helpers/db.js';
 import { insertFixture, KEYS } from '../helpers/fixtures.js';
 import { captureLog } from '../helpers/log-capture.js';
 import { freePort, waitForPort } from '../helpers/net.js';
+import { checkResponsesAgainstOpenApi } from '../helpers/openapi-responses.js';
 
 const SHARED_REDIS = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -56,6 +57,7 @@ afterAll(() => db.destroy());
 async function appWith(env: Record<string, string>): Promise<FastifyInstance> {
   const config = loadConfig({ KEY_CACHE_TTL_MS: '0', LOG_LEVEL: 'silent', ...env });
   const app = await buildApp({ config, db, logger: false });
+  checkResponsesAgainstOpenApi(app);
   await app.ready();
   return app;
 }
@@ -160,6 +162,8 @@ describe.runIf(haveRedis)('rate limit shared through Redis', () => {
     // Two instances of the service on one database and one Redis.
     first = await buildApp({ config, db, logger: false });
     second = await buildApp({ config, db, logger: false });
+    checkResponsesAgainstOpenApi(first);
+    checkResponsesAgainstOpenApi(second);
     await Promise.all([first.ready(), second.ready()]);
     redis = new Redis(SHARED_REDIS);
   });

@@ -15,6 +15,9 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Estate Content Service', version: '1.0.0', description: API_DESCRIPTION },
+      // Relative: the service that serves this document (what OpenAPI assumes without `servers`,
+      // said explicitly so that tools and linters need not guess).
+      servers: [{ url: '/', description: 'The service that serves this document' }],
       components: {
         securitySchemes: { APIKeyHeader: { type: 'apiKey', in: 'header', name: 'Authorization' } },
       },

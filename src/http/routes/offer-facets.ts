@@ -28,7 +28,7 @@ export const offerFacetsOperation = defineOperation({
   description: DESCRIPTION,
   tags: ['offers'],
   body: FacetsRequestBodySchema,
-  responses: { 200: response, ...errorResponses() },
+  responses: { 200: response, ...errorResponses(undefined, { body: true }) },
   parse: (check) => checkFacetsBody(check),
   handle: async (input, ctx) => offerFacets(ctx.db, ctx.caller!, input!),
 });
@@ -40,7 +40,7 @@ export const investmentOfferFacetsOperation = defineOperation({
   tags: ['offers', 'investments'],
   params: InvestmentIdParams,
   body: FacetsRequestBodySchema,
-  responses: { 200: response, ...errorResponses('Investment not found') },
+  responses: { 200: response, ...errorResponses('Investment not found', { body: true }) },
   parse(check) {
     const params = check.path<{ investment_id: string }>(InvestmentIdParams);
     const body = checkFacetsBody(check);

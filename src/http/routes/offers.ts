@@ -84,7 +84,7 @@ export const listOffersOperation = defineOperation({
   tags: ['offers'],
   query: OfferIncludeQuery,
   body: OffersRequestBodySchema,
-  responses: { 200: jsonOrXml('One page of offers', Type.Ref('OffersResponse')), ...errorResponses() },
+  responses: { 200: jsonOrXml('One page of offers', Type.Ref('OffersResponse')), ...errorResponses(undefined, { body: true }) },
   parse: parseList,
   async handle(input, ctx) {
     const format = negotiate(ctx);
@@ -105,7 +105,7 @@ export const listInvestmentOffers = defineOperation({
   params: InvestmentIdParams,
   query: OfferIncludeQuery,
   body: OffersRequestBodySchema,
-  responses: { 200: jsonOrXml('One page of offers', Type.Ref('OffersResponse')), ...errorResponses('Investment not found') },
+  responses: { 200: jsonOrXml('One page of offers', Type.Ref('OffersResponse')), ...errorResponses('Investment not found', { body: true }) },
   parse(check) {
     const params = check.path<{ investment_id: string }>(InvestmentIdParams);
     const list = parseList(check);

@@ -1,6 +1,6 @@
 /**
  * Error bodies and the error responses every operation declares in /openapi.json: 401 and 422 on
- * all of them, 404 on those that address one resource (CONTRACT 3, 9).
+ * all of them, 404 on those that address one resource (CONTRACT 3, 9), 400 on those that read a body.
  */
 import Type from 'typebox';
 
@@ -59,9 +59,16 @@ export const VALIDATION_RESPONSE = {
 
 export const notFoundResponse = (detail: string) => errorResponse(`Not found (or belongs to another organization): "${detail}".`, detail);
 
-/** The error responses of an /api/v1 operation. */
-export function errorResponses(notFoundDetail?: string): Record<number, unknown> {
+/** A body that cannot be read as JSON at all (not UTF-8, or nested deeper than FastAPI reads): 400, as FastAPI answers. */
+export const UNREADABLE_BODY_RESPONSE = errorResponse(
+  'The body cannot be read: not UTF-8, or nested too deep. (A body that is not JSON, or JSON of the wrong shape, is a 422.)',
+  'There was an error parsing the body',
+);
+
+/** The error responses of an /api/v1 operation; `body`: it reads a JSON body (and so can answer 400). */
+export function errorResponses(notFoundDetail?: string, options: { body?: boolean } = {}): Record<number, unknown> {
   return {
+    ...(options.body ? { 400: UNREADABLE_BODY_RESPONSE } : {}),
     401: UNAUTHORIZED_RESPONSE,
     ...(notFoundDetail ? { 404: notFoundResponse(notFoundDetail) } : {}),
     422: VALIDATION_RESPONSE,

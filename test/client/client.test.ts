@@ -1,0 +1,295 @@
+/**
+ * The typed client (packages/client) against the running service: the app with the test fixture,
+ * listening on an ephemeral port, driven over real HTTP through createEstateClient. Every operation
+ * of the live /openapi.json is called and its typed answer checked; a middleware records which
+ * operations answered 2xx, and the last test holds that set to the document's, so a new route
+ * fails here until it has a client test (the failure lists the operations without one).
+ */
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import {
+  API_KEY_HEADER,
+  createEstateClient,
+  type Agent,
+  type Branch,
+  type ErrorResponse,
+  type EstateClient,
+  type FacetsResponse,
+  type FieldCatalogue,
+  type HTTPValidationError,
+  type Investment,
+  type Offer,
+  type OffersResponse,
+  type Organization,
+} from '../../packages/client/src/index.js';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { AGENT, BRANCH, INVESTMENT, KEYS, OFFER, ORG_A, uid } from '../helpers/fixtures.js';
+
+let t: TestApp;
+let baseUrl: string;
+let estate: EstateClient;
+/** `METHOD /path/{template}` of every operation that answered 2xx through the client. */
+const covered = new Set<string>();
+
+const track = (client: EstateClient): EstateClient => {
+  client.use({
+    onResponse({ request, response, schemaPath }) {
+      if (response.ok) covered.add(`${request.method} ${schemaPath}`);
+    },
+  });
+  return client;
+};
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/`;
+  estate = track(createEstateClient({ baseUrl, apiKey: KEYS.activeA1 }));
+});
+afterAll(() => t.destroy());
+
+/** Great-circle distance, for checking the geography answers. */
+function distanceKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const rad = Math.PI / 180;
+  const a = Math.sin(((lat2 - lat1) * rad) / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lon2 - lon1) * rad) / 2) ** 2;
+  return 2 * 6371 * Math.asin(Math.sqrt(a));
+}
+
+const ids = (items: readonly { offer_id: string }[]) => items.map((o) => o.offer_id);
+
+describe('createEstateClient', () => {
+  it('sends the key in the Authorization header; a wrong key gets the typed 401', async () => {
+    expect(API_KEY_HEADER).toBe('Authorization');
+    const wrong = createEstateClient({ baseUrl, apiKey: KEYS.unknown });
+    const { data, error, response } = await wrong.GET('/api/v1/organization');
+    expect(response.status).toBe(401);
+    expect(data).toBeUndefined();
+    expectTypeOf(error).toEqualTypeOf<ErrorResponse | HTTPValidationError | undefined>();
+    expect(error).toEqual({ detail: 'Invalid API key' });
+    expect(() => createEstateClient({ baseUrl, apiKey: ' ' })).toThrow(TypeError);
+  });
+});
+
+describe('every operation through the client', () => {
+  it('GET /health', async () => {
+    const { data } = await estate.GET('/health');
+    expectTypeOf(data).toEqualTypeOf<{ status: 'ok' } | undefined>();
+    expect(data).toEqual({ status: 'ok' });
+  });
+
+  it('GET /api/v1/organization', async () => {
+    const { data } = await estate.GET('/api/v1/organization');
+    expectTypeOf(data).toEqualTypeOf<Organization | undefined>();
+    expect(data!.organization_id).toBe(ORG_A);
+    expect(typeof data!.name).toBe('string');
+  });
+
+  it('GET /api/v1/branches, one branch and its agents; a typed 404', async () => {
+    const list = await estate.GET('/api/v1/branches');
+    expectTypeOf(list.data).toEqualTypeOf<Branch[] | undefined>();
+    expect(list.data!.map((b) => b.branch_id)).toContain(BRANCH.krakow);
+
+    const one = await estate.GET('/api/v1/branches/{branch_id}', { params: { path: { branch_id: BRANCH.krakow } } });
+    expectTypeOf(one.data).toEqualTypeOf<Branch | undefined>();
+    expect(one.data!.branch_id).toBe(BRANCH.krakow);
+    expect(one.data!.organization_id).toBe(ORG_A);
+
+    const agents = await estate.GET('/api/v1/branches/{branch_id}/agents', { params: { path: { branch_id: BRANCH.krakow } } });
+    expectTypeOf(agents.data).toEqualTypeOf<Agent[] | undefined>();
+    expect(agents.data!.length).toBeGreaterThan(0);
+    expect(agents.data!.every((a) => a.branch_id === BRANCH.krakow)).toBe(true);
+
+    const missing = await estate.GET('/api/v1/branches/{branch_id}', { params: { path: { branch_id: BRANCH.other } } });
+    expect(missing.response.status).toBe(404);
+    expect(missing.error).toEqual({ detail: 'Branch not found' });
+  });
+
+  it('GET /api/v1/agents and one agent; a typed 422', async () => {
+    const list = await estate.GET('/api/v1/agents');
+    expectTypeOf(list.data).toEqualTypeOf<Agent[] | undefined>();
+    expect(list.data!.map((a) => a.agent_id)).toEqual(expect.arrayContaining([AGENT.nowak, AGENT.noBranch]));
+    expect(list.data!.map((a) => a.agent_id)).not.toContain(AGENT.other);
+
+    const one = await estate.GET('/api/v1/agents/{agent_id}', { params: { path: { agent_id: AGENT.nowak } } });
+    expectTypeOf(one.data).toEqualTypeOf<Agent | undefined>();
+    expect(one.data!.agent_id).toBe(AGENT.nowak);
+
+    const invalid = await estate.GET('/api/v1/agents/{agent_id}', { params: { path: { agent_id: 'abc' } } });
+    expect(invalid.response.status).toBe(422);
+    const detail = (invalid.error as { detail: Array<{ type: string; loc: unknown[] }> }).detail;
+    expect(detail[0]).toMatchObject({ type: 'uuid_parsing', loc: ['path', 'agent_id'] });
+  });
+
+  it('GET /api/v1/investments (with is_active) and one investment', async () => {
+    const all = await estate.GET('/api/v1/investments');
+    expectTypeOf(all.data).toEqualTypeOf<Investment[] | undefined>();
+    expect(all.data!.map((i) => i.investment_id)).toEqual(expect.arrayContaining([INVESTMENT.zielone, INVESTMENT.wisla]));
+
+    const active = await estate.GET('/api/v1/investments', { params: { query: { is_active: true } } });
+    expect(active.data!.length).toBeGreaterThan(0);
+    expect(active.data!.every((i) => i.is_active)).toBe(true);
+    expect(active.data!.length).toBeLessThan(all.data!.length);
+
+    const one = await estate.GET('/api/v1/investments/{investment_id}', { params: { path: { investment_id: INVESTMENT.zielone } } });
+    expectTypeOf(one.data).toEqualTypeOf<Investment | undefined>();
+    expect(one.data!.investment_id).toBe(INVESTMENT.zielone);
+  });
+
+  it('POST /api/v1/offers: filters, sorting, pagination and includes, as JSON', async () => {
+    const { data } = await estate.POST('/api/v1/offers', {
+      params: { query: { include: ['agent', 'branch'] } },
+      body: {
+        pagination: { page: 1, size: 2 },
+        sorting: { field: 'price', direction: 'asc' },
+        filters: [{ field: 'price', operator: 'gte', value: 400000 }],
+      },
+    });
+    expectTypeOf(data).toEqualTypeOf<OffersResponse | undefined>();
+    expect(data!.page).toBe(1);
+    expect(data!.size).toBe(2);
+    expect(data!.items.length).toBe(2);
+    expect(data!.total).toBeGreaterThan(2);
+    expect(data!.pages).toBe(Math.ceil(data!.total / 2));
+    const prices = data!.items.map((o) => o.offer_data.price as number);
+    expect(prices).toEqual([...prices].sort((a, b) => a - b));
+    expect(prices.every((p) => p >= 400000)).toBe(true);
+    // Included relations are objects or null; the others are null.
+    expect(data!.items.some((o) => o.agent !== null)).toBe(true);
+    expect(data!.items.every((o) => o.organization === null && o.investment === null)).toBe(true);
+  });
+
+  it('POST /api/v1/offers with the search and geography body keys (extensions)', async () => {
+    const search = await estate.POST('/api/v1/offers', { body: { pagination: {}, search: 'krakow' } });
+    expect(search.data!.total).toBeGreaterThan(0);
+    expect(search.data!.items.every((o) => o.offer_data.address_city === 'Kraków')).toBe(true);
+
+    // Around Kraków's centre, nearest first.
+    const near = await estate.POST('/api/v1/offers', {
+      body: {
+        pagination: { size: 100 },
+        filters: [{ field: 'location', operator: 'within_radius', value: { lat: 50.06, lon: 19.94, km: 30 } }],
+        sorting: { field: 'distance', direction: 'asc', from: { lat: 50.06, lon: 19.94 } },
+      },
+    });
+    expect(near.response.status, JSON.stringify(near.error)).toBe(200);
+    expect(near.data!.total).toBeGreaterThan(0);
+    const km = near.data!.items.map((o) => distanceKm(50.06, 19.94, o.offer_data.location_latitude as number, o.offer_data.location_longitude as number));
+    expect(km.every((d) => d <= 30)).toBe(true);
+    expect(km).toEqual([...km].sort((a, b) => a - b));
+
+    const box = await estate.POST('/api/v1/offers', {
+      body: { pagination: {}, filters: [{ field: 'location', operator: 'within_bbox', value: { south: 49, west: 18, north: 51, east: 21 } }] },
+    });
+    expect(ids(box.data!.items)).toEqual(expect.arrayContaining(ids(near.data!.items)));
+  });
+
+  it('POST /api/v1/offers as XML (Accept: application/xml, parseAs text)', async () => {
+    const { data, response } = await estate.POST('/api/v1/offers', {
+      body: { pagination: { size: 1 } },
+      headers: { Accept: 'application/xml' },
+      parseAs: 'text',
+    });
+    expectTypeOf(data).toEqualTypeOf<string | undefined>();
+    expect(response.headers.get('content-type')).toBe('application/xml; charset=utf-8');
+    expect(data!.startsWith('<?xml')).toBe(true);
+    expect(data).toContain('<offer_id>');
+  });
+
+  it('GET /api/v1/offers/{offer_id}, as JSON with includes and as XML; a typed 404', async () => {
+    const one = await estate.GET('/api/v1/offers/{offer_id}', {
+      params: { path: { offer_id: OFFER.krakowFull }, query: { include: ['agent', 'branch', 'organization', 'investment'] } },
+    });
+    expectTypeOf(one.data).toEqualTypeOf<Offer | undefined>();
+    expect(one.data!.offer_id).toBe(OFFER.krakowFull);
+    expect(one.data!.organization!.organization_id).toBe(ORG_A);
+    expect(one.data!.investment!.investment_id).toBe(INVESTMENT.zielone);
+    expect(Number.isInteger(one.data!.version)).toBe(true);
+
+    const xml = await estate.GET('/api/v1/offers/{offer_id}', {
+      params: { path: { offer_id: OFFER.krakowFull } },
+      headers: { Accept: 'application/xml' },
+      parseAs: 'text',
+    });
+    expect(xml.response.headers.get('content-type')).toBe('application/xml; charset=utf-8');
+    expect(xml.data).toContain(OFFER.krakowFull);
+
+    const other = await estate.GET('/api/v1/offers/{offer_id}', { params: { path: { offer_id: OFFER.otherOrg } } });
+    expect(other.response.status).toBe(404);
+    expect(other.error).toEqual({ detail: 'Offer not found' });
+  });
+
+  it('POST /api/v1/investments/{investment_id}/offers, as JSON and as XML', async () => {
+    const { data } = await estate.POST('/api/v1/investments/{investment_id}/offers', {
+      params: { path: { investment_id: INVESTMENT.zielone } },
+      body: { pagination: { size: 50 }, sorting: { field: 'price', direction: 'desc' } },
+    });
+    expectTypeOf(data).toEqualTypeOf<OffersResponse | undefined>();
+    expect(ids(data!.items)).toContain(OFFER.krakowFull);
+    expect(ids(data!.items)).not.toContain(OFFER.warszawa);
+
+    const xml = await estate.POST('/api/v1/investments/{investment_id}/offers', {
+      params: { path: { investment_id: INVESTMENT.zielone } },
+      body: { pagination: {} },
+      headers: { Accept: 'application/xml' },
+      parseAs: 'text',
+    });
+    expect(xml.data!.startsWith('<?xml')).toBe(true);
+  });
+
+  it('POST /api/v1/offers/facets (extension): counts and statistics', async () => {
+    const { data } = await estate.POST('/api/v1/offers/facets', {
+      body: { search: 'mieszkanie', facets: ['address_city', 'rooms'], stats: ['price'], facet_size: 10 },
+    });
+    expectTypeOf(data).toEqualTypeOf<FacetsResponse | undefined>();
+    expect(data!.total).toBeGreaterThanOrEqual(0);
+    expect(Object.keys(data!.facets)).toEqual(['address_city', 'rooms']);
+    for (const bucket of data!.facets.address_city!) expect(bucket.count).toBeGreaterThan(0);
+    expect(data!.stats.price!.count).toBeLessThanOrEqual(data!.total);
+
+    const all = await estate.POST('/api/v1/offers/facets', { body: { facets: ['address_city'], stats: ['price'] } });
+    const cities = all.data!.facets.address_city!;
+    expect(cities.reduce((n, b) => n + b.count, 0)).toBe(all.data!.total);
+    expect(typeof all.data!.stats.price!.min).toBe('number');
+  });
+
+  it('POST /api/v1/investments/{investment_id}/offers/facets (extension); a typed 404', async () => {
+    const { data } = await estate.POST('/api/v1/investments/{investment_id}/offers/facets', {
+      params: { path: { investment_id: INVESTMENT.zielone } },
+      body: { facets: ['rooms'], stats: ['price'] },
+    });
+    expectTypeOf(data).toEqualTypeOf<FacetsResponse | undefined>();
+    const list = await estate.POST('/api/v1/investments/{investment_id}/offers', {
+      params: { path: { investment_id: INVESTMENT.zielone } },
+      body: { pagination: {} },
+    });
+    expect(data!.total).toBe(list.data!.total);
+
+    const missing = await estate.POST('/api/v1/investments/{investment_id}/offers/facets', {
+      params: { path: { investment_id: uid('eeee', 1) } },
+      body: { facets: ['rooms'] },
+    });
+    expect(missing.response.status).toBe(404);
+    expect(missing.error).toEqual({ detail: 'Investment not found' });
+  });
+
+  it('GET /api/v1/meta/offers (extension): the field catalogue', async () => {
+    const { data } = await estate.GET('/api/v1/meta/offers');
+    expectTypeOf(data).toEqualTypeOf<FieldCatalogue | undefined>();
+    const price = data!.fields.find((f) => f.name === 'price');
+    expect(price).toMatchObject({ type: 'number', sortable: true });
+    expect(data!.includes).toEqual(['agent', 'branch', 'organization', 'investment']);
+    expect(data!.sort_fields).toContain('distance');
+  });
+});
+
+describe('coverage', () => {
+  it('called every operation of the live /openapi.json through the client', async () => {
+    const res = await fetch(new URL('/openapi.json', baseUrl));
+    const doc = (await res.json()) as { paths: Record<string, Record<string, unknown>> };
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`));
+    const uncovered = documented.filter((op) => !covered.has(op)).sort();
+    const unknown = [...covered].filter((op) => !documented.includes(op)).sort();
+    expect(uncovered, `operations of /openapi.json without a client test in test/client/client.test.ts:\n  ${uncovered.join('\n  ')}`).toEqual([]);
+    expect(unknown, 'operations called through the client that /openapi.json does not list').toEqual([]);
+  });
+});
