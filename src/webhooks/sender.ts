@@ -80,6 +80,9 @@ export class WebhookSender {
     if (!this.stopped) this.schedule(0);
   }
 
+  /** Attempts this instance has made since it started. */
+  attempted = 0;
+
   /** Requests under way. */
   get sending(): number {
     return this.inFlight.size;
@@ -146,6 +149,7 @@ export class WebhookSender {
       await releaseClaim(db, claim, 'interrupted: the service stopped before sending');
       return;
     }
+    this.attempted += 1;
     const timestamp = Math.floor(Date.now() / 1000);
     let httpStatus: number | null = null;
     let failure: string;

@@ -78,15 +78,14 @@ describe('webhook delivery', () => {
       { answer: 'hang', logged: /^no answer within 500 ms$/ },
       { answer: 'close', logged: /./ },
     ];
-    const cases = await Promise.all(
-      failures.map(async (failure) => {
-        const receiver = await startReceiver();
-        // Two failed attempts, then success.
-        receiver.answer = (_request, before) => (before < 2 ? failure.answer : 200);
-        const site = await siteWithEndpoint(t.db.db, receiver);
-        return { ...failure, receiver, site };
-      }),
-    );
+    const cases = [];
+    for (const failure of failures) {
+      const receiver = await startReceiver();
+      // At least two failed attempts, then success once the test has seen the log.
+      const c = { ...failure, receiver, released: false, site: await siteWithEndpoint(t.db.db, receiver) }; // one import at a time
+      receiver.answer = (_request, before) => (before < 2 || !c.released ? failure.answer : 200);
+      cases.push(c);
+    }
     for (const c of cases) await importObject(t.db.db, priced(c.site.bundle, 7));
 
     for (const c of cases) {
@@ -97,16 +96,17 @@ describe('webhook delivery', () => {
       }, `the first failed attempt of ${c.answer}`);
       expect(failed.last_error, String(c.answer)).toMatch(c.logged);
       expect(failed.last_status).toBe(typeof c.answer === 'number' ? c.answer : null);
+      c.released = true;
     }
     for (const c of cases) {
       const received = await c.receiver.until((r) => r.some((x) => x.answer === 200));
-      expect(received, String(c.answer)).toHaveLength(3);
+      expect(received.length, String(c.answer)).toBeGreaterThanOrEqual(3);
       // The same message every time, freshly signed.
       expect(new Set(received.map((r) => r.id)).size).toBe(1);
       expect(new Set(received.map((r) => r.body)).size).toBe(1);
       expect(received.every((r) => r.verified && r.verifiedByHand)).toBe(true);
       const [logged] = await settled(t.db.db, c.site.endpointId, 1);
-      expect(logged).toMatchObject({ status: 'delivered', attempts: 3, last_status: 200, last_error: null });
+      expect(logged).toMatchObject({ status: 'delivered', attempts: received.length, last_status: 200, last_error: null });
     }
   });
 
@@ -200,5 +200,9 @@ describe('webhook delivery', () => {
       expect(new Set(receiver.received.map((r) => r.id)).size).toBe(messages);
       expect(receiver.received.every((r) => r.verified)).toBe(true);
     }
+    // Both instances took part.
+    expect(t.app.webhookSender!.attempted + other.webhookSender!.attempted).toBe(5 * messages);
+    expect(t.app.webhookSender!.attempted).toBeGreaterThan(0);
+    expect(other.webhookSender!.attempted).toBeGreaterThan(0);
   });
 });
