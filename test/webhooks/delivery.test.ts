@@ -49,9 +49,11 @@ describe('webhook delivery', () => {
     expect(body.data.counts.offer).toEqual({ upsert: 1, delete: 0 });
 
     const [logged] = await settled(t.db.db, site.endpointId, 1);
-    expect(logged).toMatchObject({ delivery_id: message!.id, event_type: 'content.changed', status: 'delivered', attempts: 1, last_status: 204 });
+    expect(logged).toMatchObject({ delivery_id: message!.id, event_type: 'content.changed', status: 'delivered', last_status: 204, last_error: null });
     expect(logged!.delivered_at).not.toBeNull();
-    expect(receiver.received).toHaveLength(1);
+    // One message (once, unless a very busy machine made an attempt time out).
+    expect(receiver.received.every((r) => r.id === message!.id)).toBe(true);
+    expect(logged!.attempts).toBe(receiver.received.length);
   });
 
   it('sends nothing for an import that is rejected or changes nothing', async () => {
@@ -75,7 +77,7 @@ describe('webhook delivery', () => {
       { answer: 500, logged: /^HTTP 500$/ },
       { answer: 404, logged: /^HTTP 404$/ },
       { answer: 301, logged: /^HTTP 301 \(redirects are not followed\)$/ },
-      { answer: 'hang', logged: /^no answer within 500 ms$/ },
+      { answer: 'hang', logged: /^no answer within 2000 ms$/ },
       { answer: 'close', logged: /./ },
     ];
     const cases = [];
@@ -146,7 +148,7 @@ describe('webhook delivery', () => {
     const [gaveUp, next] = await settled(t.db.db, site.endpointId, 2);
     expect(gaveUp).toMatchObject({ delivery_id: first, status: 'failed', last_status: 500, last_error: 'HTTP 500', next_attempt_at: null });
     expect(gaveUp!.attempts).toBeGreaterThan(1);
-    expect(next).toMatchObject({ status: 'delivered', attempts: 1 });
+    expect(next).toMatchObject({ status: 'delivered', last_status: 204 });
     const failedOnly = await listDeliveries(t.db.db, { failed: true });
     expect(failedOnly.map((d) => d.delivery_id)).toEqual([first]);
   });
