@@ -10,6 +10,7 @@
  *   import      the import pipeline (streams, checks, steps); its SQL is in writes/
  *   demo        the demo data set
  *   webhooks    the webhook sender of a running instance; its SQL is in writes/
+ *   mirror      reads a running service of the original interface and feeds the import
  *   http        Fastify: routes, validation, plugins
  *   cli         the command line
  *   src/*.ts    config, app assembly, the server entry point
@@ -31,16 +32,17 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
-    layer('db', ['domain', 'cache', 'xml', 'queries', 'writes', 'import', 'demo', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'The database layer knows only itself.'),
-    layer('domain', ['cache', 'xml', 'queries', 'writes', 'import', 'demo', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'The domain is pure: no I/O, no HTTP.'),
-    layer('cache', ['db', 'xml', 'queries', 'writes', 'import', 'demo', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'Caches are handed what they need.'),
-    layer('xml', ['db', 'cache', 'queries', 'writes', 'import', 'demo', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'XML renders domain views.'),
-    layer('queries', ['xml', 'writes', 'import', 'demo', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'Reads never write and never know HTTP.'),
-    layer('writes', ['cache', 'xml', 'queries', 'import', 'demo', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'Writes know the database and the domain.'),
-    layer('import', ['cache', 'xml', 'queries', 'demo', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'The import runs its SQL through writes/.'),
-    layer('demo', ['cache', 'xml', 'queries', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'The demo is data plus the import.'),
-    layer('webhooks', ['cache', 'xml', 'queries', 'import', 'demo', 'http', 'cli', 'app', 'server', 'config'], 'The sender is handed its settings; its SQL is in writes/.'),
-    layer('http', ['writes', 'import', 'demo', 'cli', 'app', 'server', 'webhooks'], 'HTTP reads; it never imports or writes content.'),
+    layer('db', ['domain', 'cache', 'xml', 'queries', 'writes', 'import', 'demo', 'mirror', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'The database layer knows only itself.'),
+    layer('domain', ['cache', 'xml', 'queries', 'writes', 'import', 'demo', 'mirror', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'The domain is pure: no I/O, no HTTP.'),
+    layer('cache', ['db', 'xml', 'queries', 'writes', 'import', 'demo', 'mirror', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'Caches are handed what they need.'),
+    layer('xml', ['db', 'cache', 'queries', 'writes', 'import', 'demo', 'mirror', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'XML renders domain views.'),
+    layer('queries', ['xml', 'writes', 'import', 'demo', 'mirror', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'Reads never write and never know HTTP.'),
+    layer('writes', ['cache', 'xml', 'queries', 'import', 'demo', 'mirror', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'Writes know the database and the domain.'),
+    layer('import', ['cache', 'xml', 'queries', 'demo', 'mirror', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'The import runs its SQL through writes/.'),
+    layer('demo', ['cache', 'xml', 'queries', 'mirror', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'The demo is data plus the import.'),
+    layer('mirror', ['cache', 'xml', 'writes', 'demo', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'Mirror reads a source over HTTP and writes only through the import.'),
+    layer('webhooks', ['cache', 'xml', 'queries', 'import', 'demo', 'mirror', 'http', 'cli', 'app', 'server', 'config'], 'The sender is handed its settings; its SQL is in writes/.'),
+    layer('http', ['writes', 'import', 'demo', 'cli', 'app', 'server', 'mirror', 'webhooks'], 'HTTP reads; it never imports or writes content.'),
     layer('cli', ['http', 'app', 'server', 'webhooks'], 'The command line does not serve HTTP.'),
     {
       name: 'http-schemas-before-validation',

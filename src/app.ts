@@ -8,6 +8,7 @@ import { ContentVersion } from './cache/content-version.js';
 import { OfferBodyCache } from './cache/offer-body-cache.js';
 import { ResponseCache } from './cache/response-cache.js';
 import type { Config } from './config.js';
+import { listenForChanges } from './db/change-notifications.js';
 import type { DbHandle } from './db/connect.js';
 import { ApiKeyCache } from './http/auth/key-cache.js';
 import { KeyUsageRecorder } from './http/auth/key-usage.js';
@@ -115,9 +116,22 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // version, so an import empties every instance's cache within one poll interval.
   const contentVersion = new ContentVersion(() => readContentVersion(readDb), config.contentPollMs);
   const responseCache = new ResponseCache({ enabled: config.responseCache, maxBytes: config.responseCacheBytes });
-  contentVersion.onChange(() => responseCache.clear());
+  contentVersion.onChange(() => {
+    responseCache.clear();
+    keys.clear(); // an import may add, change or deactivate keys
+  });
   await contentVersion.start();
   app.addHook('onClose', async () => contentVersion.stop());
+  // PostgreSQL tells every instance at once when an import commits (extension E8).
+  if (options.db.kind === 'postgres' && config.databaseUrl) {
+    const listener = listenForChanges({
+      url: config.databaseUrl,
+      onChange: (payload) => (payload === '' ? keys.clear() : contentVersion.observe(payload)),
+      onConnect: () => void contentVersion.refresh(),
+      onError: (error) => app.log.warn({ err: error.message }, 'change notifications interrupted; polling meanwhile'),
+    });
+    app.addHook('onClose', async () => listener.stop());
+  }
   // Whoever changes content in this process (the control socket's commands) refreshes it at once.
   app.decorate('contentVersion', contentVersion);
   // Offer bodies are kept by row version (never stale), whatever RESPONSE_CACHE says.
@@ -136,6 +150,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     : undefined;
   app.decorate('webhookSender', webhookSender);
   if (webhookSender) {
+    // An import that changed content may have written messages: look at once (on PostgreSQL every
+    // instance learns of it by notification), not at the next poll.
+    contentVersion.onChange(() => webhookSender.wake());
     app.addHook('onReady', async () => webhookSender.start());
     app.addHook('onClose', async () => webhookSender.stop());
   }

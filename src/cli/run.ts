@@ -4,12 +4,13 @@
  * reachable, another import running) or a fault; 2 wrong usage. A failure is one line on stderr,
  * never a stack trace; with --json stdout holds one JSON document (the result, or {"error": ...}).
  */
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ImportRejectedError } from '../import/index.js';
 import { demoCommand } from './commands/demo.js';
 import { importCommand } from './commands/import.js';
 import { keysCreateCommand, keysListCommand, keysSetActiveCommand } from './commands/keys.js';
 import { migrateCommand } from './commands/migrate.js';
+import { mirrorCommand } from './commands/mirror.js';
 import {
   webhooksAddCommand,
   webhooksDeliveriesCommand,
@@ -23,6 +24,20 @@ import { json } from './output.js';
 export type { CliIo } from './context.js';
 
 const JSON_HELP = 'print one JSON document on stdout and nothing else';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** An option value that must be a whole number within [min, max]. */
+const wholeNumber = (min: number, max: number) => (value: string): number => {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < min || n > max) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}`);
+  return n;
+};
+
+const uuidOption = (value: string): string => {
+  if (!UUID.test(value)) throw new InvalidArgumentError('expected a UUID');
+  return value.toLowerCase();
+};
 
 function buildProgram(io: CliIo, seen: { json: boolean }): Command {
   const program = new Command('estate-content')
@@ -53,6 +68,21 @@ function buildProgram(io: CliIo, seen: { json: boolean }): Command {
     .addOption(new Option('--format <format>', 'file format').choices(['auto', 'json', 'ndjson']).default('auto'))
     .option('--json', JSON_HELP)
     .action((file: string, options) => importCommand(io, file, options));
+
+  program
+    .command('mirror')
+    .description('copy everything a key sees on a running service of the original interface, all or nothing, keeping ids and the key')
+    .requiredOption('--from <url>', 'base address of the source service (e.g. https://content.example.com)')
+    .requiredOption('--key <key>', 'API key of the website to copy; registered (as its SHA-256) on the website here')
+    .option('--website-id <id>', 'website to fill here (default: the one the key already has, else one derived from the URL and the key)', uuidOption)
+    .option('--prune', 'make active offers of the organization that the source no longer lists inactive')
+    .addOption(new Option('--attempts <n>', 'tries of one request before giving up (429, 5xx, network errors)').argParser(wholeNumber(1, 100)).default(6))
+    .addOption(new Option('--timeout <seconds>', 'time limit of one request').argParser(wholeNumber(1, 3600)).default(30))
+    .addOption(new Option('--page-size <n>', 'offers a page (the interface allows at most 100)').argParser(wholeNumber(1, 100)).hideHelp())
+    .addOption(new Option('--retry-delay-ms <ms>', 'first backoff step').argParser(wholeNumber(0, 600_000)).hideHelp())
+    .addOption(new Option('--retry-after-cap-ms <ms>', 'longest Retry-After honoured').argParser(wholeNumber(0, 3_600_000)).hideHelp())
+    .option('--json', JSON_HELP)
+    .action((options) => mirrorCommand(io, options));
 
   const keys = program.command('keys').description('manage API keys');
   keys

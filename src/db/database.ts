@@ -147,8 +147,11 @@ export interface OfferTable {
   address_district: ColumnType<string | null, never, never>;
   /** Added by migration 2026_11_21_0002 (the typical listing-page search filters on it). */
   has_balcony: ColumnType<boolean | null, never, never>;
-  /** Added by migration 2026_11_24_0003: the words an offer is found by (full-text search). */
-  search_vector: ColumnType<string, never, never>;
+  /**
+   * The words an offer is found by (full-text search): written by the import through
+   * ecs_search_vector() from src/domain/search-text.ts (migration 2026_11_24_0004).
+   */
+  search_vector: ColumnType<string, string | undefined, string | undefined>;
   location_latitude: ColumnType<number | null, never, never>;
   location_longitude: ColumnType<number | null, never, never>;
 }

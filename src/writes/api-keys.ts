@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
+import { notifyKeysChanged } from './content-version.js';
 import { generateKey } from '../domain/api-keys.js';
 import { parseRfc3339, toApiTimestamp, toStoredTimestamp } from '../domain/timestamps.js';
 
@@ -93,6 +94,7 @@ export async function createKey(
     insert into api_keys (key_id, website_id, key_sha256, key_prefix, label, is_active, expires_at)
     values (${keyId}, ${websiteId}, ${sha256}, ${prefix}, ${options.label ?? null}, true, ${expiresAt})
     returning ${SUMMARY_COLUMNS}`.execute(db);
+  await notifyKeysChanged(db);
   return { ...toSummary(result.rows[0]!), key };
 }
 
@@ -107,13 +109,19 @@ export async function listKeys(db: Kysely<Database>, options: { websiteId?: stri
   return result.rows.map(toSummary);
 }
 
-/** Switches a key on or off; the service notices within its key cache lifetime (at most 5 s). */
+/**
+ * Switches a key on or off. Running instances on PostgreSQL are told at once; otherwise they notice
+ * within their key cache lifetime (KEY_CACHE_TTL_MS, at most 5 s).
+ */
 export async function setKeyActive(db: Kysely<Database>, keyId: string, active: boolean): Promise<KeySummary & { changed: boolean }> {
   const id = uuidArgument(keyId, 'key id');
   const changed = await sql<KeyRow>`
     update api_keys set is_active = ${active} where key_id = ${id} and is_active <> ${active}
     returning ${SUMMARY_COLUMNS}`.execute(db);
-  if (changed.rows[0]) return { ...toSummary(changed.rows[0]), changed: true };
+  if (changed.rows[0]) {
+    await notifyKeysChanged(db);
+    return { ...toSummary(changed.rows[0]), changed: true };
+  }
   const current = await sql<KeyRow>`select ${SUMMARY_COLUMNS} from api_keys where key_id = ${id}`.execute(db);
   if (!current.rows[0]) throw new KeyManagementError(`unknown key ${id}`);
   return { ...toSummary(current.rows[0]), changed: false };

@@ -53,9 +53,18 @@ export async function pruneOffers(db: Kysely<Database>, organizationIds: readonl
 /**
  * Vacuums and analyzes the content tables, so that the very next list query uses the offer indexes
  * (index-only where it can) instead of waiting for autovacuum, which may take minutes or be off.
+ * It also moves the search index's pending entries into the index proper, which after 100,000 new
+ * offers takes longer than the API's statement timeout: the session lifts it for these statements.
  * VACUUM cannot run inside a transaction: call it after the commit.
  */
 export async function refreshPlannerStatistics(db: Kysely<Database>): Promise<void> {
-  await sql`vacuum (analyze) offers`.execute(db);
-  await sql`analyze agents, branches, investments`.execute(db);
+  await db.connection().execute(async (session) => {
+    await sql`set statement_timeout = 0`.execute(session);
+    try {
+      await sql`vacuum (analyze) offers`.execute(session);
+      await sql`analyze agents, branches, investments`.execute(session);
+    } finally {
+      await sql`reset statement_timeout`.execute(session);
+    }
+  });
 }

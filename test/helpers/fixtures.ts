@@ -4,10 +4,11 @@
  * state, branches, agents, investments (active and inactive) and offers (active and inactive, with
  * and without links, some with nulls). Raw keys and ids are exported for the tests.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database, LocationData, OpenTime } from '../../src/db/database.js';
 import { hashKey } from '../../src/domain/api-keys.js';
 import { normalizeOfferData, renderOfferDataJson } from '../../src/domain/offer-data.js';
+import { offerSearchWords, type OfferSearchWords } from '../../src/domain/search-text.js';
 
 /** A deterministic UUID from a small number and a tag letter (readable in failures). */
 export const uid = (tag: string, n: number): string =>
@@ -161,6 +162,9 @@ export interface OfferSeed {
   data: Record<string, unknown>;
 }
 
+/** The offer's search vector as the import writes it. */
+const searchVector = (w: OfferSearchWords) => sql<string>`ecs_search_vector(${w.title}, ${w.place}, ${w.body})`;
+
 export async function insertOffers(db: Kysely<Database>, seeds: readonly OfferSeed[]): Promise<void> {
   for (let i = 0; i < seeds.length; i += 200) {
     const rows = seeds.slice(i, i + 200).map((seed) => {
@@ -178,6 +182,7 @@ export async function insertOffers(db: Kysely<Database>, seeds: readonly OfferSe
         updated_at: seed.updated_at ?? seed.created_at,
         offer_data: JSON.stringify(data),
         offer_data_json: renderOfferDataJson(data),
+        search_vector: searchVector(offerSearchWords(data, seed.external_id)),
       };
     });
     await db.insertInto('offers').values(rows).execute();

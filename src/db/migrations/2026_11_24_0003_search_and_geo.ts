@@ -19,10 +19,10 @@
 import { sql, type Kysely } from 'kysely';
 
 /** Letters with diacritics (lower and upper case) and what they fold to, one for one. */
-const FOLD_FROM = 'ąćęłńóśźżĄĆĘŁŃÓŚŹŻáàâäãåāčçďéèêëěēíìîïīľĺňñôöõőøřšťúùûüůűūýÿžÁÀÂÄÃÅĀČÇĎÉÈÊËĚĒÍÌÎÏĪĽĹŇÑÔÖÕŐØŘŠŤÚÙÛÜŮŰŪÝŸŽß';
+export const FOLD_FROM = 'ąćęłńóśźżĄĆĘŁŃÓŚŹŻáàâäãåāčçďéèêëěēíìîïīľĺňñôöõőøřšťúùûüůűūýÿžÁÀÂÄÃÅĀČÇĎÉÈÊËĚĒÍÌÎÏĪĽĹŇÑÔÖÕŐØŘŠŤÚÙÛÜŮŰŪÝŸŽß';
 /** Letters that are not a base letter plus a combining mark. */
 const NOT_COMPOSED: Readonly<Record<string, string>> = { ł: 'l', Ł: 'l', ø: 'o', Ø: 'o', ß: 's' };
-const FOLD_TO = [...FOLD_FROM]
+export const FOLD_TO = [...FOLD_FROM]
   .map((c) => NOT_COMPOSED[c] ?? c.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase())
   .join('');
 

@@ -59,6 +59,11 @@ export class ApiKeyCache {
     this.entries.set(keySha256, { record, expiresAt: this.now() + this.ttlMs });
   }
 
+  /** Forgets every remembered key (keys changed in the database). */
+  clear(): void {
+    this.entries.clear();
+  }
+
   get size(): number {
     return this.entries.size;
   }

@@ -1,0 +1,60 @@
+/**
+ * The words an offer is found by (full-text search), computed by the import in TypeScript: the
+ * same folding and stemming as the SQL functions ecs_search_fold / ecs_search_stem that turn a query
+ * into terms (migration 2026_11_24_0003), which cost PostgreSQL about 20 ms on a 2 KB description.
+ * test/domain/search-text.property.test.ts checks that both give the same words.
+ *
+ * Folding: ASCII letters lower case, the letters of the fold table without their diacritics
+ * (`Łódź` → `lodz`), digits kept, everything else a word break. Stemming: a word loses its longest
+ * Polish inflection ending when at least three letters remain (`mieszkaniu` → `mieszkan`).
+ */
+import { FOLD_FROM, FOLD_TO, STEM_ENDINGS } from '../db/migrations/2026_11_24_0003_search_and_geo.js';
+
+const FOLD = new Map<string, string>([...FOLD_FROM].map((c, i) => [c, [...FOLD_TO][i]!]));
+const NOT_WORD = /[^a-z0-9]/g;
+/** A word of at least 3 letters followed by its longest ending (the stem part is lazy). */
+const STEM = new RegExp(`^([a-z0-9]{3,}?)(${STEM_ENDINGS.join('|')})$`);
+
+/** The folded words of a text, in order. */
+export function foldWords(text: string | null | undefined): string[] {
+  if (!text) return [];
+  const folded = text.replace(/[A-Z]/g, (c) => c.toLowerCase()).replace(NOT_WORD, (c) => FOLD.get(c) ?? ' ');
+  return folded.split(' ').filter((w) => w !== '');
+}
+
+export function stemWord(word: string): string {
+  const m = STEM.exec(word);
+  return m ? m[1]! : word;
+}
+
+/** Every distinct word of the texts, folded and stemmed, separated by spaces (one weight of the vector). */
+export function searchWords(...texts: ReadonlyArray<string | null | undefined>): string {
+  const words = new Set<string>();
+  for (const text of texts) {
+    for (const word of foldWords(text)) {
+      words.add(word);
+      words.add(stemWord(word));
+    }
+  }
+  return [...words].join(' ');
+}
+
+/** The three weights of an offer's search vector: title; address and external id; description. */
+export interface OfferSearchWords {
+  title: string;
+  place: string;
+  body: string;
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+
+export function offerSearchWords(data: Readonly<Record<string, unknown>>, externalId: string): OfferSearchWords {
+  return {
+    title: searchWords(str(data.title)),
+    place: searchWords(
+      str(data.address_city), str(data.address_district), str(data.address_subdistrict), str(data.address_street),
+      str(data.address_community), str(data.address_county), str(data.address_state), externalId,
+    ),
+    body: searchWords(str(data.description_clean_text)),
+  };
+}
