@@ -10,6 +10,7 @@
  *   writes      everything that changes stored data (import statements, keys, content version)
  *   import      the import pipeline (streams, checks, steps); its SQL is in writes/
  *   demo        the demo data set
+ *   webhooks    the webhook sender of a running instance; its SQL is in writes/
  *   mirror      reads a running service of the original interface and feeds the import
  *   http        Fastify: routes, validation, plugins
  *   cli         the command line
@@ -32,18 +33,19 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
-    layer('metrics', ['db', 'domain', 'cache', 'xml', 'queries', 'writes', 'import', 'demo', 'mirror', 'http', 'cli', 'app', 'server', 'config', 'control-socket'], 'Metrics know nothing of the service: they are handed the figures.'),
-    layer('db', ['domain', 'cache', 'xml', 'queries', 'writes', 'import', 'demo', 'mirror', 'http', 'cli', 'app', 'server', 'config'], 'The database layer knows only itself.'),
-    layer('domain', ['cache', 'xml', 'queries', 'writes', 'import', 'demo', 'mirror', 'http', 'cli', 'app', 'server', 'config'], 'The domain is pure: no I/O, no HTTP.'),
-    layer('cache', ['db', 'xml', 'queries', 'writes', 'import', 'demo', 'mirror', 'http', 'cli', 'app', 'server', 'config'], 'Caches are handed what they need.'),
-    layer('xml', ['db', 'cache', 'queries', 'writes', 'import', 'demo', 'mirror', 'http', 'cli', 'app', 'server', 'config'], 'XML renders domain views.'),
-    layer('queries', ['xml', 'writes', 'import', 'demo', 'mirror', 'http', 'cli', 'app', 'server', 'config'], 'Reads never write and never know HTTP.'),
-    layer('writes', ['cache', 'xml', 'queries', 'import', 'demo', 'mirror', 'http', 'cli', 'app', 'server', 'config'], 'Writes know the database and the domain.'),
-    layer('import', ['cache', 'xml', 'queries', 'demo', 'mirror', 'http', 'cli', 'app', 'server', 'config'], 'The import runs its SQL through writes/.'),
-    layer('demo', ['cache', 'xml', 'queries', 'mirror', 'http', 'cli', 'app', 'server', 'config'], 'The demo is data plus the import.'),
-    layer('mirror', ['cache', 'xml', 'writes', 'demo', 'http', 'cli', 'app', 'server', 'config'], 'Mirror reads a source over HTTP and writes only through the import.'),
-    layer('http', ['writes', 'import', 'demo', 'cli', 'app', 'server', 'mirror'], 'HTTP reads; it never imports or writes content.'),
-    layer('cli', ['http', 'app', 'server'], 'The command line does not serve HTTP.'),
+    layer('metrics', ['db', 'domain', 'cache', 'xml', 'queries', 'writes', 'import', 'demo', 'mirror', 'http', 'cli', 'app', 'server', 'config', 'control-socket', 'webhooks'], 'Metrics know nothing of the service: they are handed the figures.'),
+    layer('db', ['domain', 'cache', 'xml', 'queries', 'writes', 'import', 'demo', 'mirror', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'The database layer knows only itself.'),
+    layer('domain', ['cache', 'xml', 'queries', 'writes', 'import', 'demo', 'mirror', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'The domain is pure: no I/O, no HTTP.'),
+    layer('cache', ['db', 'xml', 'queries', 'writes', 'import', 'demo', 'mirror', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'Caches are handed what they need.'),
+    layer('xml', ['db', 'cache', 'queries', 'writes', 'import', 'demo', 'mirror', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'XML renders domain views.'),
+    layer('queries', ['xml', 'writes', 'import', 'demo', 'mirror', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'Reads never write and never know HTTP.'),
+    layer('writes', ['cache', 'xml', 'queries', 'import', 'demo', 'mirror', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'Writes know the database and the domain.'),
+    layer('import', ['cache', 'xml', 'queries', 'demo', 'mirror', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'The import runs its SQL through writes/.'),
+    layer('demo', ['cache', 'xml', 'queries', 'mirror', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'The demo is data plus the import.'),
+    layer('mirror', ['cache', 'xml', 'writes', 'demo', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'Mirror reads a source over HTTP and writes only through the import.'),
+    layer('webhooks', ['cache', 'xml', 'queries', 'import', 'demo', 'mirror', 'http', 'cli', 'app', 'server', 'config'], 'The sender is handed its settings; its SQL is in writes/.'),
+    layer('http', ['writes', 'import', 'demo', 'cli', 'app', 'server', 'mirror', 'webhooks'], 'HTTP reads; it never imports or writes content.'),
+    layer('cli', ['http', 'app', 'server', 'webhooks'], 'The command line does not serve HTTP.'),
     {
       name: 'http-schemas-before-validation',
       comment: 'Request schemas describe; validation reads them, never the other way round.',

@@ -34,6 +34,7 @@ import { OfferReader } from './queries/offers.js';
 import type { ReadDb } from './queries/readonly.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
 import type { MetricsText } from './metrics/serve.js';
+import { WebhookSender } from './webhooks/sender.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -81,6 +82,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The content version this instance serves; refresh() after changing content in-process. */
     contentVersion: ContentVersion;
+    /** This instance's webhook sender (undefined with WEBHOOKS=off); wake() it after writing to the outbox in-process. */
+    webhookSender: WebhookSender | undefined;
   }
 }
 
@@ -156,6 +159,26 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('contentVersion', contentVersion);
   // Offer bodies are kept by row version (never stale), whatever RESPONSE_CACHE says.
   const xmlFragments = new FragmentCache(OFFER_DATA_FRAGMENT_CHARS);
+  // Webhooks written to the outbox (by imports, anywhere) are sent by every running instance's
+  // sender, each by exactly one of them. It runs beside the requests, never in their way.
+  const webhookSender = config.webhooks
+    ? new WebhookSender({
+        db: options.db.db,
+        log: app.log.child({ component: 'webhooks' }),
+        pollMs: config.webhookPollMs,
+        timeoutMs: config.webhookTimeoutMs,
+        concurrency: config.webhookConcurrency,
+        schedule: { firstDelayMs: config.webhookRetryFirstMs, maxDelayMs: config.webhookRetryMaxMs, giveUpAfterMs: config.webhookGiveUpAfterMs },
+      })
+    : undefined;
+  app.decorate('webhookSender', webhookSender);
+  if (webhookSender) {
+    // An import that changed content may have written messages: look at once (on PostgreSQL every
+    // instance learns of it by notification), not at the next poll.
+    contentVersion.onChange(() => webhookSender.wake());
+    app.addHook('onReady', async () => webhookSender.start());
+    app.addHook('onClose', async () => webhookSender.stop());
+  }
   const offers = new OfferReader(readDb, config.offerBodyCacheBytes > 0 ? new OfferBodyCache(config.offerBodyCacheBytes) : undefined);
 
   const register = (scope: FastifyInstance, entry: RouteEntry) => {

@@ -48,6 +48,20 @@ export interface Config {
   readonly metricsHost: string;
   /** Bearer token for /metrics: required on the metrics listener when set, and the only way to open GET /metrics on the main listener. */
   readonly metricsToken: string | undefined;
+  /** Webhook delivery by this instance (WEBHOOKS=on|off); the outbox is written either way. */
+  readonly webhooks: boolean;
+  /** How often the sender looks for due webhook deliveries, in milliseconds. */
+  readonly webhookPollMs: number;
+  /** How long one webhook request may take before it counts as failed, in milliseconds. */
+  readonly webhookTimeoutMs: number;
+  /** Webhook requests this instance has under way at most. */
+  readonly webhookConcurrency: number;
+  /** Wait after a delivery's first failed attempt; each later wait is 6 times longer. */
+  readonly webhookRetryFirstMs: number;
+  /** Longest wait between two attempts of a delivery. */
+  readonly webhookRetryMaxMs: number;
+  /** A delivery still not delivered this long after it was written is given up (status failed). */
+  readonly webhookGiveUpAfterMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -142,5 +156,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsPort,
     metricsHost: env.METRICS_HOST?.trim() || '127.0.0.1',
     metricsToken: metricsToken(env),
+    webhooks: flag(env, 'WEBHOOKS', true),
+    webhookPollMs: int(env, 'WEBHOOK_POLL_MS', 1000, 10, 600_000),
+    webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000),
+    webhookConcurrency: int(env, 'WEBHOOK_CONCURRENCY', 8, 1, 1000),
+    webhookRetryFirstMs: int(env, 'WEBHOOK_RETRY_FIRST_MS', 5000, 10, 86_400_000),
+    webhookRetryMaxMs: int(env, 'WEBHOOK_RETRY_MAX_MS', 3_600_000, 10, 86_400_000),
+    webhookGiveUpAfterMs: int(env, 'WEBHOOK_GIVE_UP_AFTER_MS', 86_400_000, 1000, 30 * 86_400_000),
   });
 }

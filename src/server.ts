@@ -201,7 +201,11 @@ async function serve(config: Config): Promise<void> {
     control = await serveControlSocket({
       dataDir: config.dataDir,
       database: handle,
-      afterCommand: async () => void (await app.contentVersion.refresh()),
+      afterCommand: async () => {
+        await app.contentVersion.refresh();
+        // An import or `webhooks test` may have written to the outbox: send without waiting for the poll.
+        app.webhookSender?.wake();
+      },
       log: app.log,
       metrics,
     });

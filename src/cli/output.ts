@@ -12,7 +12,7 @@ export function json(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
-function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>, alignRight: ReadonlySet<number> = new Set()): string {
+export function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>, alignRight: ReadonlySet<number> = new Set()): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: readonly string[]) =>
     cells

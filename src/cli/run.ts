@@ -12,6 +12,13 @@ import { keysCreateCommand, keysListCommand, keysSetActiveCommand } from './comm
 import { migrateCommand } from './commands/migrate.js';
 import { mirrorCommand } from './commands/mirror.js';
 import { websitesListCommand, websitesScopeCommand } from './commands/websites.js';
+import {
+  webhooksAddCommand,
+  webhooksDeliveriesCommand,
+  webhooksListCommand,
+  webhooksRemoveCommand,
+  webhooksTestCommand,
+} from './commands/webhooks.js';
 import { describeError, type CliIo } from './context.js';
 import { json } from './output.js';
 
@@ -126,6 +133,40 @@ function buildProgram(io: CliIo, seen: { json: boolean }): Command {
     .option('--clear', 'remove the scope: the website sees its whole organization')
     .option('--json', JSON_HELP)
     .action((options) => websitesScopeCommand(io, options));
+  const webhooks = program.command('webhooks').description('manage webhook endpoints (the running service sends the messages)');
+  webhooks
+    .command('add')
+    .description('add an endpoint that receives a website\'s content.changed messages; prints its signing secret (once)')
+    .requiredOption('--website <id>', 'website id')
+    .requiredOption('--url <url>', 'http:// or https:// URL that receives the POSTs')
+    .option('--json', JSON_HELP)
+    .action((options) => webhooksAddCommand(io, options));
+  webhooks
+    .command('list')
+    .description('list webhook endpoints (never their secrets)')
+    .option('--website <id>', 'only the endpoints of this website')
+    .option('--json', JSON_HELP)
+    .action((options) => webhooksListCommand(io, options));
+  webhooks
+    .command('remove')
+    .description('remove an endpoint and its delivery log')
+    .argument('<endpoint_id>')
+    .option('--json', JSON_HELP)
+    .action((endpointId: string, options) => webhooksRemoveCommand(io, endpointId, options));
+  webhooks
+    .command('test')
+    .description('queue a webhook.test message for an endpoint')
+    .argument('<endpoint_id>')
+    .option('--json', JSON_HELP)
+    .action((endpointId: string, options) => webhooksTestCommand(io, endpointId, options));
+  webhooks
+    .command('deliveries')
+    .description('the delivery log, newest first')
+    .option('--failed', 'only deliveries given up after the retry period')
+    .option('--endpoint <id>', 'only the deliveries to this endpoint')
+    .option('--limit <n>', 'how many (default 50)')
+    .option('--json', JSON_HELP)
+    .action((options) => webhooksDeliveriesCommand(io, options));
 
   program
     .command('demo')

@@ -175,6 +175,39 @@ export interface ContentStateTable {
   changed_at: TimestampDefault;
 }
 
+/** Where a website's webhooks go (migration 2026_11_24_0007). */
+export interface WebhookEndpointTable {
+  endpoint_id: string;
+  website_id: string;
+  url: string;
+  /** The signing secret (whsec_…), kept as it is because the service signs with it; never logged or listed. */
+  secret: string;
+  created_at: TimestampDefault;
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** The webhook outbox: one message to one endpoint, and how its delivery went. */
+export interface WebhookDeliveryTable {
+  /** The message id sent as `webhook-id` (msg_…), the same on every attempt. */
+  delivery_id: string;
+  seq: ColumnType<string, never, never>;
+  endpoint_id: string;
+  event_type: string;
+  /** The exact body that is signed and sent. */
+  payload: string;
+  status: ColumnType<WebhookDeliveryStatus, WebhookDeliveryStatus | undefined, WebhookDeliveryStatus>;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: TimestampDefault;
+  /** Lease of the instance sending it; null when nobody is. */
+  locked_until: Timestamp | null;
+  last_attempt_at: Timestamp | null;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: TimestampDefault;
+  delivered_at: Timestamp | null;
+}
+
 export interface Database {
   organizations: OrganizationTable;
   websites: WebsiteTable;
@@ -184,6 +217,8 @@ export interface Database {
   investments: InvestmentTable;
   offers: OfferTable;
   content_state: ContentStateTable;
+  webhook_endpoints: WebhookEndpointTable;
+  webhook_deliveries: WebhookDeliveryTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationTable>;
