@@ -169,6 +169,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         timeoutMs: config.webhookTimeoutMs,
         concurrency: config.webhookConcurrency,
         schedule: { firstDelayMs: config.webhookRetryFirstMs, maxDelayMs: config.webhookRetryMaxMs, giveUpAfterMs: config.webhookGiveUpAfterMs },
+        ...(metrics ? { onAttempt: (result) => metrics.webhookAttempts.inc({ result }) } : {}),
       })
     : undefined;
   app.decorate('webhookSender', webhookSender);

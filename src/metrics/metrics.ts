@@ -104,6 +104,12 @@ export function createMetrics(options: MetricsOptions = {}) {
       buckets: IMPORT_BUCKETS,
       registers,
     }),
+    webhookAttempts: new Counter({
+      name: 'estate_webhook_attempts_total',
+      help: 'Webhook requests this process made, by result: delivered (2xx), retry (failed, tried again later), failed (failed for good: the retry period has passed).',
+      labelNames: ['result'] as const,
+      registers,
+    }),
     databaseInfo: new Gauge({
       name: 'estate_database_info',
       help: 'Always 1; the kind label says which database this process uses (postgres or pglite).',

@@ -40,6 +40,8 @@ export interface WebhookSenderOptions {
   /** Requests under way at most. */
   concurrency: number;
   schedule: RetrySchedule;
+  /** Told the result of every attempt (metrics). */
+  onAttempt?: (result: 'delivered' | 'retry' | 'failed') => void;
 }
 
 /** A claimed delivery is this instance's for the request's timeout plus this margin; then anyone may send it again. */
@@ -170,6 +172,7 @@ export class WebhookSender {
       await response.body?.cancel().catch(() => {});
       if (httpStatus >= 200 && httpStatus < 300) {
         await markDelivered(db, claim, httpStatus);
+        this.options.onAttempt?.('delivered');
         log.info({ delivery: claim.delivery_id, endpoint: claim.endpoint_id, attempts: claim.attempts, status: httpStatus }, 'webhook delivered');
         return;
       }
@@ -183,6 +186,7 @@ export class WebhookSender {
     }
     const retryInMs = retryDelayMs(schedule, claim.attempts);
     const status = await markAttemptFailed(db, claim, { httpStatus, error: failure, retryInMs, giveUpAfterMs: schedule.giveUpAfterMs });
+    this.options.onAttempt?.(status === 'failed' ? 'failed' : 'retry');
     const details = { delivery: claim.delivery_id, endpoint: claim.endpoint_id, url: claim.url, attempts: claim.attempts, error: failure };
     if (status === 'failed') log.error(details, 'webhook delivery failed for good: its retry period has passed');
     else log.warn({ ...details, retryInMs }, 'webhook attempt failed; retrying later');

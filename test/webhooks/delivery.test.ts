@@ -112,6 +112,19 @@ describe('webhook delivery', () => {
     }
   });
 
+  it('counts its attempts in the metrics: a retry, then the delivery', async () => {
+    const token = 'metrics-token-for-webhooks';
+    const m = await buildTestApp({ env: { ...FAST_WEBHOOKS, METRICS_TOKEN: token } });
+    const receiver = await startReceiver();
+    const site = await siteWithEndpoint(m.db.db, receiver);
+    receiver.answer = (_request, before) => (before < 1 ? 500 : 200);
+    await importObject(m.db.db, priced(site.bundle, 11));
+    await settled(m.db.db, site.endpointId, 1);
+    const text = (await m.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${token}` } })).body;
+    expect(text).toMatch(/^estate_webhook_attempts_total\{result="retry"\} 1$/m);
+    expect(text).toMatch(/^estate_webhook_attempts_total\{result="delivered"\} 1$/m);
+  });
+
   it('keeps an endpoint\'s messages in order: the next waits until the one before is delivered', async () => {
     const receiver = await startReceiver();
     const site = await siteWithEndpoint(t.db.db, receiver);
