@@ -170,6 +170,7 @@ export function evaluateTargets(report: Pick<BenchReport, 'scenarios' | 'import'
   targets.push(ratioTarget(report, 'POST search-box query, cache off', 'search-box', 'off', 0.01));
   targets.push(ratioTarget(report, 'POST radius query sorted by distance, cache off', 'radius', 'off', 0.01));
   targets.push(ratioTarget(report, 'POST facets (4 facets, 2 stats, 3 filters), cache off', 'facets', 'off', 0.02));
+  targets.push(ratioTarget(report, 'GET changes, page of 1,000, cache off', 'changes', 'off', 0.01));
 
   const imported = report.import;
   const importName = `import of ${imported.offers.toLocaleString('en-US')} offers${report.quick ? ' (quick catalog)' : ''}`;

@@ -416,6 +416,33 @@ export function buildScenarios(manifest: CatalogManifest, settings: ScenarioSett
       ),
     },
     {
+      id: 'changes',
+      label: 'GET changes, page of 1,000',
+      expectedStatus: 200,
+      // Walk each website's feed once to collect the cursors of its pages: the pool is every page.
+      prepare: async (origin) => {
+        const perOrganization: RequestSpec[][] = [];
+        for (const org of orgs) {
+          const pages: RequestSpec[] = [];
+          let since: string | undefined;
+          for (let i = 0; i < 200; i++) {
+            const path = `/api/v1/changes?limit=1000${since === undefined ? '' : `&since=${encodeURIComponent(since)}`}`;
+            const answer = await fetch(origin + path, { headers: auth(org) });
+            if (answer.status !== 200) return { problem: `GET ${path} answered ${answer.status}` };
+            const json = (await answer.json()) as { changes: unknown[]; next_cursor: string; has_more: boolean };
+            if (json.changes.length > 0) pages.push({ method: 'GET', path, headers: auth(org) });
+            if (!json.has_more) break;
+            since = json.next_cursor;
+          }
+          perOrganization.push(pages);
+        }
+        return { pool: interleave(perOrganization) };
+      },
+      check: jsonCheck(200, (json) =>
+        Array.isArray(json.changes) && json.changes.length > 0 && typeof json.next_cursor === 'string' ? undefined : 'not a page of changes',
+      ),
+    },
+    {
       id: 'page100-xml',
       label: 'POST offers, 100 per page, all includes (XML)',
       expectedStatus: 200,
