@@ -113,6 +113,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const contentVersion = new ContentVersion(() => readContentVersion(readDb), config.contentPollMs);
   const responseCache = new ResponseCache({ enabled: config.responseCache, maxBytes: config.responseCacheBytes });
   contentVersion.onChange(() => responseCache.clear());
+  // Routes marked `uncached` (the change feed) store nothing: they read the database every time.
+  const noStore = new ResponseCache({ enabled: false, maxBytes: 0 });
   await contentVersion.start();
   app.addHook('onClose', async () => contentVersion.stop());
   // Whoever changes content in this process (the control socket's commands) refreshes it at once.
@@ -127,7 +129,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Every /api/v1 operation is a read: cached, revalidated with ETags, compressed.
     const caching = entry.auth
       ? createResponseCaching({
-          cache: responseCache,
+          cache: entry.uncached ? noStore : responseCache,
           version: contentVersion,
           negotiates: 'application/xml' in ((operation.responses[200] as { content?: object } | undefined)?.content ?? {}),
         })

@@ -42,6 +42,8 @@ export interface Config {
   readonly corsOrigins: readonly string[];
   /** After SIGTERM, keep serving this long (answers close their connections) before closing the listener, so a load balancer can take the instance out first. */
   readonly shutdownDelayMs: number;
+  /** Change-feed tombstones (deletes) are kept at least this many days; older cursors expire (410). */
+  readonly feedRetentionDays: number;
 }
 
 export class ConfigError extends Error {}
@@ -120,5 +122,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitRedisPrefix: env.RATE_LIMIT_REDIS_PREFIX?.trim() || 'ecs:ratelimit:',
     corsOrigins: origins(env, 'CORS_ORIGINS'),
     shutdownDelayMs: int(env, 'SHUTDOWN_DELAY_MS', 0, 0, 600_000),
+    feedRetentionDays: int(env, 'FEED_RETENTION_DAYS', 30, 1, 36_500),
   });
 }

@@ -8,11 +8,13 @@ import type { Database } from './database.js';
 import * as initial from './migrations/2026_11_21_0001_initial.js';
 import * as searchIndexes from './migrations/2026_11_21_0002_search_indexes.js';
 import * as searchAndGeo from './migrations/2026_11_24_0003_search_and_geo.js';
+import * as changeFeed from './migrations/2026_11_24_0006_change_feed.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026_11_21_0001_initial': initial,
   '2026_11_21_0002_search_indexes': searchIndexes,
   '2026_11_24_0003_search_and_geo': searchAndGeo,
+  '2026_11_24_0006_change_feed': changeFeed,
 };
 
 function migrator(db: Kysely<Database>): Migrator {

@@ -6,7 +6,9 @@
  *      known (entity-stage.ts), offers go out in pipelined batches (offer-batches.ts); every link
  *      is judged by one link checker (link-checker.ts);
  *   3. reread: the offers that came before an entity they link to, read again;
- *   4. finish: prune, then bump the content version when anything changed;
+ *   4. finish: prune; record what each website of the touched organizations now sees in its change
+ *      feed and purge old tombstones (src/writes/change-feed.ts); bump the content version when
+ *      anything changed;
  *   5. after the commit: refresh planner statistics after a large import.
  *
  * Every problem anywhere (schema, duplicate id, dangling link, another organization's entity) is
@@ -15,6 +17,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
+import { DEFAULT_FEED_RETENTION_DAYS, purgeTombstones, recordWebsiteChanges } from '../writes/change-feed.js';
 import { bumpContentVersion, currentContentVersion } from '../writes/content-version.js';
 import {
   createSeenOffersTable,
@@ -48,6 +51,8 @@ export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void;
   /** Rows per INSERT statement. */
   batchSize?: number;
+  /** Change-feed tombstones older than this many days are purged at the end (FEED_RETENTION_DAYS). */
+  feedRetentionDays?: number;
 }
 
 /**
@@ -148,9 +153,13 @@ export async function importBundle(db: Kysely<Database>, source: RecordSource, o
 
     // 4. finish
     const pruned = options.prune ? await pruneOffers(trx, [...ctx.organizationsNamed]) : 0;
+    // The feed compares what each website sees now with what its feed says; it also catches up
+    // on content written outside imports (nothing to record for an unchanged catalogue).
+    const feed = await recordWebsiteChanges(trx, [...ctx.organizationsNamed]);
+    await purgeTombstones(trx, options.feedRetentionDays ?? DEFAULT_FEED_RETENTION_DAYS);
     const draft = ctx.counts.report(pruned, records, '');
     const contentVersion = draft.changed ? await bumpContentVersion(trx) : await currentContentVersion(trx);
-    return { ...draft, contentVersion } satisfies ImportReport;
+    return { ...draft, contentVersion, feed } satisfies ImportReport;
   });
   // 5. after the commit (VACUUM cannot run in a transaction)
   const written = Object.values(report.counts).reduce((sum, c) => sum + c.created + c.changed, report.pruned);
