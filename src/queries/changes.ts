@@ -49,10 +49,10 @@ interface Line {
 export async function readChanges(db: ReadDb, websiteId: string, since: string | undefined, limit: number): Promise<ChangesPage> {
   const initial = since === undefined;
   const result = await sql<Line>`${prepared('read_changes')}
-    (select 'change' as part, kind, entity_id, op, version, updated_at, seq::text as seq
-      from website_changes
-      where website_id = ${websiteId}::uuid and seq > ${since ?? '0'}::bigint and (not ${initial}::boolean or op = 'upsert')
-      order by seq
+    (select 'change' as part, c.kind, c.entity_id, c.op, c.version, c.updated_at, c.seq::text as seq
+      from website_changes c
+      where c.website_id = ${websiteId}::uuid and c.seq > ${since ?? '0'}::bigint and (not ${initial}::boolean or c.op = 'upsert')
+      order by c.seq
       limit ${limit + 1}::int)
     union all
     select 'head', null, null, null, null, null, coalesce(max(seq), 0)::text from website_changes where website_id = ${websiteId}::uuid

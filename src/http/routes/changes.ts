@@ -21,6 +21,9 @@ interface ChangesInput {
 
 export const EXPIRED_CURSOR = 'Cursor expired';
 
+const SinceQuery = Type.Object({ since: ChangesQuery.properties.since });
+const LimitQuery = Type.Object({ limit: ChangesQuery.properties.limit });
+
 export const listChangesOperation = defineOperation<ChangesInput | undefined>({
   operationId: 'list_changes',
   summary: 'Change feed',
@@ -41,19 +44,22 @@ export const listChangesOperation = defineOperation<ChangesInput | undefined>({
     ...errorResponses(),
   },
   parse(check) {
-    const query = check.query<{ since?: string; limit?: number }>(ChangesQuery);
-    if (query === undefined) return undefined;
+    // Field by field, in the order FastAPI reports them: since (its schema, then the cursor), limit.
+    const sinceQuery = check.query<{ since?: string }>(SinceQuery);
     let since: string | undefined;
-    if (query.since !== undefined) {
-      since = decodeCursor(query.since);
+    let valid = sinceQuery !== undefined;
+    if (sinceQuery?.since !== undefined) {
+      since = decodeCursor(sinceQuery.since);
       if (since === undefined) {
         const reason =
-          query.since.length > CURSOR_MAX_LENGTH ? `a cursor has at most ${CURSOR_MAX_LENGTH} characters` : 'not a cursor of this feed';
-        check.report(issues.valueError(['query', 'since'], query.since, `${reason}; use next_cursor from an earlier answer`));
-        return undefined;
+          sinceQuery.since.length > CURSOR_MAX_LENGTH ? `a cursor has at most ${CURSOR_MAX_LENGTH} characters` : 'not a cursor of this feed';
+        check.report(issues.valueError(['query', 'since'], sinceQuery.since, `${reason}; use next_cursor from an earlier answer`));
+        valid = false;
       }
     }
-    return { since, limit: query.limit ?? CHANGES_DEFAULT_LIMIT };
+    const limitQuery = check.query<{ limit?: number }>(LimitQuery);
+    if (!valid || limitQuery === undefined) return undefined;
+    return { since, limit: limitQuery.limit ?? CHANGES_DEFAULT_LIMIT };
   },
   async handle(input, { db, caller, reply }) {
     const { since, limit } = input!;
