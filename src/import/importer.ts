@@ -153,11 +153,11 @@ export async function importBundle(db: Kysely<Database>, source: RecordSource, o
 
     // 4. finish
     const pruned = options.prune ? await pruneOffers(trx, [...ctx.organizationsNamed]) : 0;
-    // The feed compares what each website sees now with what its feed says; it also catches up
-    // on content written outside imports (nothing to record for an unchanged catalogue).
-    const feed = await recordWebsiteChanges(trx, [...ctx.organizationsNamed]);
-    await purgeTombstones(trx, options.feedRetentionDays ?? DEFAULT_FEED_RETENTION_DAYS);
     const draft = ctx.counts.report(pruned, records, '');
+    // Each website's feed is compared with what the website sees now (an import that wrote
+    // nothing has nothing to record), then deletes past the retention are purged.
+    const feed = draft.changed ? await recordWebsiteChanges(trx, [...ctx.organizationsNamed]) : [];
+    await purgeTombstones(trx, options.feedRetentionDays ?? DEFAULT_FEED_RETENTION_DAYS);
     const contentVersion = draft.changed ? await bumpContentVersion(trx) : await currentContentVersion(trx);
     return { ...draft, contentVersion, feed } satisfies ImportReport;
   });
