@@ -46,7 +46,7 @@ const step: fc.Arbitrary<Step> = fc.record({
 });
 
 function bundleOf(s: Step, websites: Set<string>): Bundle {
-  const org = ORGS[s.org];
+  const org = ORGS[s.org]!;
   const site = (n: number) => ({
     website_id: websiteId(s.org, n),
     organization_id: org,
