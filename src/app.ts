@@ -143,6 +143,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     keys.clear(); // an import may add, change or deactivate keys
     metrics?.contentChanges.inc();
   });
+  // Routes marked `uncached` (the change feed) store nothing: they read the database every time.
+  const noStore = new ResponseCache({ enabled: false, maxBytes: 0 });
   await contentVersion.start();
   app.addHook('onClose', async () => contentVersion.stop());
   // PostgreSQL tells every instance at once when an import commits (extension E8).
@@ -188,7 +190,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Every /api/v1 operation is a read: cached, revalidated with ETags, compressed.
     const caching = entry.auth
       ? createResponseCaching({
-          cache: responseCache,
+          cache: entry.uncached ? noStore : responseCache,
           version: contentVersion,
           negotiates: 'application/xml' in ((operation.responses[200] as { content?: object } | undefined)?.content ?? {}),
           metrics,

@@ -62,6 +62,8 @@ export interface Config {
   readonly webhookRetryMaxMs: number;
   /** A delivery still not delivered this long after it was written is given up (status failed). */
   readonly webhookGiveUpAfterMs: number;
+  /** Change-feed tombstones (deletes) are kept at least this many days; older cursors expire (410). */
+  readonly feedRetentionDays: number;
 }
 
 export class ConfigError extends Error {}
@@ -163,5 +165,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetryFirstMs: int(env, 'WEBHOOK_RETRY_FIRST_MS', 5000, 10, 86_400_000),
     webhookRetryMaxMs: int(env, 'WEBHOOK_RETRY_MAX_MS', 3_600_000, 10, 86_400_000),
     webhookGiveUpAfterMs: int(env, 'WEBHOOK_GIVE_UP_AFTER_MS', 86_400_000, 1000, 30 * 86_400_000),
+    feedRetentionDays: int(env, 'FEED_RETENTION_DAYS', 30, 1, 36_500),
   });
 }

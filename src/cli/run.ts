@@ -7,6 +7,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ImportRejectedError } from '../import/index.js';
 import { demoCommand } from './commands/demo.js';
+import { feedPurgeCommand } from './commands/feed.js';
 import { importCommand } from './commands/import.js';
 import { keysCreateCommand, keysListCommand, keysSetActiveCommand } from './commands/keys.js';
 import { migrateCommand } from './commands/migrate.js';
@@ -167,6 +168,12 @@ function buildProgram(io: CliIo, seen: { json: boolean }): Command {
     .option('--limit <n>', 'how many (default 50)')
     .option('--json', JSON_HELP)
     .action((options) => webhooksDeliveriesCommand(io, options));
+  const feed = program.command('feed').description('the change feed (GET /api/v1/changes)');
+  feed
+    .command('purge')
+    .description('drop change-feed deletes older than FEED_RETENTION_DAYS now (every import does it too)')
+    .option('--json', JSON_HELP)
+    .action((options) => feedPurgeCommand(io, options));
 
   program
     .command('demo')

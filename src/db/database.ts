@@ -208,6 +208,25 @@ export interface WebhookDeliveryTable {
   delivered_at: Timestamp | null;
 }
 
+/** The change feed (E5): one row per website and entity, its latest change (src/writes/change-feed.ts). */
+export interface WebsiteChangeTable {
+  website_id: string;
+  kind: 'organization' | 'branch' | 'agent' | 'investment' | 'offer';
+  entity_id: string;
+  op: 'upsert' | 'delete';
+  version: number;
+  updated_at: Timestamp;
+  /** bigint, read as text. */
+  seq: ColumnType<string, string | number, string | number>;
+  changed_at: TimestampDefault;
+}
+
+/** Per website: the highest seq of a tombstone purged by retention (older cursors have expired). */
+export interface WebsiteFeedTable {
+  website_id: string;
+  floor_seq: ColumnType<string, string | number, string | number>;
+}
+
 export interface Database {
   organizations: OrganizationTable;
   websites: WebsiteTable;
@@ -219,6 +238,8 @@ export interface Database {
   content_state: ContentStateTable;
   webhook_endpoints: WebhookEndpointTable;
   webhook_deliveries: WebhookDeliveryTable;
+  website_changes: WebsiteChangeTable;
+  website_feeds: WebsiteFeedTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationTable>;

@@ -10,6 +10,7 @@ import * as searchIndexes from './migrations/2026_11_21_0002_search_indexes.js';
 import * as searchAndGeo from './migrations/2026_11_24_0003_search_and_geo.js';
 import * as searchVectorFromImport from './migrations/2026_11_24_0004_search_vector_from_import.js';
 import * as websiteScope from './migrations/2026_11_24_0005_website_scope.js';
+import * as changeFeed from './migrations/2026_11_24_0006_change_feed.js';
 import * as webhooks from './migrations/2026_11_24_0007_webhooks.js';
 
 const MIGRATIONS: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_24_0003_search_and_geo': searchAndGeo,
   '2026_11_24_0004_search_vector_from_import': searchVectorFromImport,
   '2026_11_24_0005_website_scope': websiteScope,
+  '2026_11_24_0006_change_feed': changeFeed,
   '2026_11_24_0007_webhooks': webhooks,
 };
 

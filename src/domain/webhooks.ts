@@ -8,7 +8,7 @@
  * node:crypto, so no library is needed for it; the tests check it with the reference library.
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { CHANGE_KINDS, type WebsiteChangeSummary } from './changes.js';
+import { CHANGE_KINDS, type WebsiteChangeSummary } from './change-feed.js';
 
 export const SECRET_PREFIX = 'whsec_';
 /** Standard Webhooks accepts keys of 24 to 64 bytes. */

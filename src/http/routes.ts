@@ -6,6 +6,7 @@
  */
 import type { Operation } from './operation.js';
 import { listAgentsOperation, readAgent } from './routes/agents.js';
+import { listChangesOperation } from './routes/changes.js';
 import { listBranchAgentsOperation, listBranchesOperation, readBranch } from './routes/branches.js';
 import { listInvestmentsOperation, readInvestment } from './routes/investments.js';
 import { offerFieldCatalogue } from './routes/meta.js';
@@ -22,6 +23,11 @@ export interface RouteEntry {
   readonly auth: boolean;
   /** Left out of /openapi.json. */
   readonly hidden?: boolean;
+  /**
+   * Never answered from the response cache (ETags, 304 and compression still apply): the change
+   * feed must show an import from the moment it commits, and its pages differ per website.
+   */
+  readonly uncached?: boolean;
   // `any`: the table holds operations of many input types (each is checked by defineOperation).
   readonly operation: Operation<any>;
 }
@@ -47,4 +53,7 @@ export const ROUTES: readonly RouteEntry[] = [
   { method: 'POST', url: '/api/v1/offers/facets', auth: true, operation: offerFacetsOperation },
   { method: 'POST', url: '/api/v1/investments/:investment_id/offers/facets', auth: true, operation: investmentOfferFacetsOperation },
   { method: 'GET', url: '/api/v1/meta/offers', auth: true, operation: offerFieldCatalogue },
+
+  // Extensions (sync): the change feed.
+  { method: 'GET', url: '/api/v1/changes', auth: true, uncached: true, operation: listChangesOperation },
 ];

@@ -6,8 +6,9 @@
  *      known (entity-stage.ts), offers go out in pipelined batches (offer-batches.ts); every link
  *      is judged by one link checker (link-checker.ts);
  *   3. reread: the offers that came before an entity they link to, read again;
- *   4. finish: prune, then bump the content version and write the webhook messages (the outbox)
- *      when anything changed;
+ *   4. finish: prune; record what each website of the touched organizations now sees in its change
+ *      feed and purge old tombstones (src/writes/change-feed.ts); bump the content version and
+ *      write a webhook message per endpoint of each website whose feed changed (the outbox);
  *   5. after the commit: refresh planner statistics after a large import.
  *
  * Every problem anywhere (schema, duplicate id, dangling link, another organization's entity) is
@@ -16,9 +17,9 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
-import type { WebsiteChangeSummary } from '../domain/changes.js';
+import { DEFAULT_FEED_RETENTION_DAYS, purgeTombstones, recordWebsiteChanges } from '../writes/change-feed.js';
 import { bumpContentVersion, currentContentVersion } from '../writes/content-version.js';
-import { enqueueContentChanged, websitesOfOrganizations } from '../writes/webhook-outbox.js';
+import { enqueueContentChanged } from '../writes/webhook-outbox.js';
 import {
   createSeenOffersTable,
   liftStatementTimeout,
@@ -34,7 +35,7 @@ import { LinkChecker, type EntityKind } from './link-checker.js';
 import { OfferBatches } from './offer-batches.js';
 import { within } from './problems.js';
 import type { RecordSource } from './record-source.js';
-import type { ImportReport, KindCounts } from './report.js';
+import type { ImportReport } from './report.js';
 import type { OfferInput, RecordInputs } from './schemas.js';
 import { validateRecord } from './validate.js';
 
@@ -51,6 +52,8 @@ export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void;
   /** Rows per INSERT statement. */
   batchSize?: number;
+  /** Change-feed tombstones older than this many days are purged at the end (FEED_RETENTION_DAYS). */
+  feedRetentionDays?: number;
 }
 
 /**
@@ -132,32 +135,6 @@ async function readBundle(ctx: ImportContext, source: RecordSource, options: Imp
 }
 
 /**
- * TODO(feed merge): a stand-in for the change feed's per-website summaries
- * (recordWebsiteChanges(trx, organizationIds) in src/writes/change-feed.ts): every website of the
- * bundle's organizations, with the whole import's counts and no cursor. Replace with the feed's.
- */
-async function standInSummaries(
-  trx: Kysely<Database>,
-  ctx: ImportContext,
-  counts: ImportReport['counts'],
-  pruned: number,
-): Promise<WebsiteChangeSummary[]> {
-  const written = (c: KindCounts) => c.created + c.changed;
-  const websites = await websitesOfOrganizations(trx, [...ctx.organizationsNamed]);
-  return websites.map((websiteId) => ({
-    websiteId,
-    cursor: '',
-    counts: {
-      organization: { upsert: written(counts.organizations), delete: 0 },
-      branch: { upsert: written(counts.branches), delete: 0 },
-      agent: { upsert: written(counts.agents), delete: 0 },
-      investment: { upsert: written(counts.investments), delete: 0 },
-      offer: { upsert: written(counts.offers), delete: pruned },
-    },
-  }));
-}
-
-/**
  * Imports a bundle. Resolves with the counts; rejects with ImportRejectedError (every problem,
  * nothing written), ImportBusyError (another import holds the lock) or a database fault.
  */
@@ -178,10 +155,14 @@ export async function importBundle(db: Kysely<Database>, source: RecordSource, o
     // 4. finish
     const pruned = options.prune ? await pruneOffers(trx, [...ctx.organizationsNamed]) : 0;
     const draft = ctx.counts.report(pruned, records, '');
+    // Each website's feed is compared with what the website sees now (an import that wrote
+    // nothing has nothing to record), then deletes past the retention are purged.
+    const feed = draft.changed ? await recordWebsiteChanges(trx, [...ctx.organizationsNamed]) : [];
+    await purgeTombstones(trx, options.feedRetentionDays ?? DEFAULT_FEED_RETENTION_DAYS);
     const contentVersion = draft.changed ? await bumpContentVersion(trx) : await currentContentVersion(trx);
     // Webhook messages are written in this transaction: sent only if the import commits.
-    if (draft.changed) await enqueueContentChanged(trx, await standInSummaries(trx, ctx, draft.counts, pruned));
-    return { ...draft, contentVersion } satisfies ImportReport;
+    if (feed.length > 0) await enqueueContentChanged(trx, feed);
+    return { ...draft, contentVersion, feed } satisfies ImportReport;
   });
   // 5. after the commit (VACUUM cannot run in a transaction)
   const written = Object.values(report.counts).reduce((sum, c) => sum + c.created + c.changed, report.pruned);

@@ -1,4 +1,5 @@
 /** What an import did, per kind of record: created, changed, unchanged (and offers pruned). */
+import type { WebsiteChangeSummary } from '../domain/change-feed.js';
 import type { WriteCounts } from '../writes/import-rows.js';
 
 export const REPORT_KINDS = ['organizations', 'websites', 'api_keys', 'branches', 'agents', 'investments', 'offers'] as const;
@@ -19,6 +20,8 @@ export interface ImportReport {
   /** content_state.content_version after the import (bumped only when something changed). */
   contentVersion: string;
   changed: boolean;
+  /** The websites whose change feed the import changed, with their new cursor (E5, E6). */
+  feed: WebsiteChangeSummary[];
 }
 
 /** Counts as the import goes: rows accepted (written or unchanged) and what the writes report. */
@@ -38,7 +41,7 @@ export class ImportCounts {
     this.counts[kind].changed += written.changed;
   }
 
-  report(pruned: number, records: number, contentVersion: string): ImportReport {
+  report(pruned: number, records: number, contentVersion: string): Omit<ImportReport, 'feed'> {
     const counts = {} as Record<ReportKind, KindCounts>;
     let changed = pruned > 0;
     for (const kind of REPORT_KINDS) {

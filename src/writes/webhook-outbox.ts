@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
-import type { WebsiteChangeSummary } from '../domain/changes.js';
+import type { WebsiteChangeSummary } from '../domain/change-feed.js';
 import { contentChangedPayload, hasChanges, newMessageId } from '../domain/webhooks.js';
 
 /**
@@ -34,19 +34,4 @@ export async function enqueueContentChanged(trx: Kysely<Database>, summaries: re
   // Inserted in one statement, in order: seq (the per-endpoint order) follows the summaries.
   await trx.insertInto('webhook_deliveries').values(rows).execute();
   return rows.length;
-}
-
-/**
- * TODO(feed merge): the websites of the given organizations. Only the importer's stand-in summary
- * uses it until the change feed's recordWebsiteChanges() gives the real per-website summaries.
- */
-export async function websitesOfOrganizations(trx: Kysely<Database>, organizationIds: readonly string[]): Promise<string[]> {
-  if (organizationIds.length === 0) return [];
-  const rows = await trx
-    .selectFrom('websites')
-    .select('website_id')
-    .where('organization_id', 'in', [...organizationIds])
-    .orderBy('website_id')
-    .execute();
-  return rows.map((r) => r.website_id);
 }

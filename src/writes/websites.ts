@@ -10,6 +10,9 @@ import type { Database, WebsiteScope } from '../db/database.js';
 import { toApiTimestamp } from '../domain/timestamps.js';
 import { MAX_SCOPE_IDS, normalizeWebsiteScope, SCOPE_OFFER_TYPES, type WebsiteScopeInput } from '../domain/website-scope.js';
 import { bumpContentVersion } from './content-version.js';
+import { recordWebsiteChanges } from './change-feed.js';
+import { tryImportLock } from './import-session.js';
+import { enqueueContentChanged } from './webhook-outbox.js';
 
 /** A mistake in what was asked (unknown id, another organization's investment); printed as it is. */
 export class WebsiteManagementError extends Error {}
@@ -114,6 +117,8 @@ export async function setWebsiteScope(
 ): Promise<{ website: WebsiteSummary; changed: boolean }> {
   const id = uuidArgument(websiteId, 'website id');
   return db.transaction().execute(async (trx) => {
+    // The change feed's order is commit order: its writers take turns (the import lock).
+    if (!(await tryImportLock(trx))) throw new WebsiteManagementError('an import is running; try again when it has finished');
     const website = await sql<{ organization_id: string }>`
       select organization_id::text as organization_id from websites where website_id = ${id} for update`.execute(trx);
     const org = website.rows[0]?.organization_id;
@@ -130,7 +135,12 @@ export async function setWebsiteScope(
     const updated = await sql`update websites set scope = ${json}::jsonb, updated_at = now()
       where website_id = ${id} and scope is distinct from ${json}::jsonb returning website_id`.execute(trx);
     const changed = updated.rows.length > 0;
-    if (changed) await bumpContentVersion(trx);
+    if (changed) {
+      // The website's feed now deletes what left its scope and adds what entered it; its webhook
+      // endpoints are told, as after an import.
+      await enqueueContentChanged(trx, await recordWebsiteChanges(trx, [org]));
+      await bumpContentVersion(trx);
+    }
     return { website: await findWebsite(trx, id), changed };
   });
 }

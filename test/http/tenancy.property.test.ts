@@ -8,6 +8,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordWebsiteChanges } from '../../src/writes/change-feed.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { scaled } from '../helpers/scale.js';
 import {
@@ -79,7 +80,8 @@ type OperationName =
   | 'investment'
   | 'investmentOffers'
   | 'offer'
-  | 'offers';
+  | 'offers'
+  | 'changes';
 
 /** Operations with an id in the path, and the 404 each gives for an id it does not know. */
 const NOT_FOUND: Partial<Record<OperationName, { kind: keyof (typeof IDS)['A']; detail: string }>> = {
@@ -109,6 +111,7 @@ const requestArb = fc.record({
     'investmentOffers',
     'offer',
     'offers',
+    'changes',
   ),
   /** How the path id is chosen (resolved against the operation and the caller in pathId()). */
   idChoice: fc.record({
@@ -189,6 +192,8 @@ function toInject(r: GeneratedRequest) {
       return { method: 'GET' as const, url: `/api/v1/offers/${id}${includeQuery ? `?${includeQuery}` : ''}`, headers };
     case 'offers':
       return post('/api/v1/offers');
+    case 'changes':
+      return { method: 'GET' as const, url: `/api/v1/changes?limit=${r.size}`, headers };
   }
 }
 
@@ -198,6 +203,8 @@ describe('tenancy: another organization does not exist for a key', () => {
 
   beforeAll(async () => {
     t = await buildTestApp();
+    // The fixture is written without the import: record its change feeds as an import would.
+    await t.db.db.transaction().execute((trx) => recordWebsiteChanges(trx, [ORG_A, ORG_B]));
   });
   afterAll(async () => {
     console.log(`tenancy property figures ${JSON.stringify(tally)}`);

@@ -34,7 +34,7 @@ export async function dumpDatabase(db: Kysely<Database>): Promise<Record<string,
 
 /** Empties the content tables between tests (one database per test file keeps them fast). */
 export async function resetDatabase(db: Kysely<Database>): Promise<void> {
-  await sql`truncate offers, agents, investments, branches, api_keys, websites, organizations`.execute(db);
+  await sql`truncate offers, agents, investments, branches, api_keys, websites, organizations, website_changes, website_feeds`.execute(db);
   await sql`update content_state set content_version = 1 where id = 1`.execute(db);
 }
 

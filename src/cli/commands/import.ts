@@ -16,11 +16,15 @@ export interface ImportCommandOptions {
 export async function importCommand(io: CliIo, file: string, options: ImportCommandOptions): Promise<void> {
   // Relative to the caller's working directory (a running service imports for a command line elsewhere).
   const source = await openBundleFile(io.cwd ? path.resolve(io.cwd, file) : file, options.format ?? 'auto');
-  await withDatabase(io, async (handle) => {
+  await withDatabase(io, async (handle, config) => {
     const progress = createProgress(io.stderr, { quiet: Boolean(options.json) });
     const started = Date.now();
     try {
-      const report = await importBundle(handle.db, source, { prune: Boolean(options.prune), onProgress: (p) => progress.update(p) });
+      const report = await importBundle(handle.db, source, {
+        prune: Boolean(options.prune),
+        feedRetentionDays: config.feedRetentionDays,
+        onProgress: (p) => progress.update(p),
+      });
       progress.stop();
       io.stdout.write(
         options.json ? json(importReportJson(report)) : importReportText(file, report, (Date.now() - started) / 1000, Boolean(options.prune)),

@@ -27,6 +27,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'agents', description: 'Agents of the organization' },
         { name: 'investments', description: 'Investments (developments) of the organization' },
         { name: 'offers', description: 'Active property offers; JSON or XML' },
+        { name: 'changes', description: 'What changed for your website since a cursor (change feed)' },
         { name: 'service', description: 'Health and documentation' },
       ],
     },

@@ -16,6 +16,7 @@ import {
   OrganizationSchema,
 } from '../../domain/resources.js';
 import type { JsonSchema, SchemaRegistry } from './json-schema.js';
+import { ChangeFeedSchema, ChangeSchema } from './changes.js';
 import { FacetsResponseSchema, FieldCatalogueSchema } from './offer-search.js';
 import { ErrorResponseSchema, HTTPValidationErrorSchema, ValidationErrorSchema } from './errors.js';
 
@@ -35,6 +36,8 @@ export const SHARED_SCHEMAS: readonly TSchema[] = [
   HTTPValidationErrorSchema,
   FacetsResponseSchema,
   FieldCatalogueSchema,
+  ChangeSchema,
+  ChangeFeedSchema,
 ];
 
 export const SCHEMA_REGISTRY: SchemaRegistry = new Map(

@@ -1,0 +1,87 @@
+/**
+ * GET /api/v1/changes (extension E5): the change feed of the caller's website, as Contentful's
+ * Sync API does it. Without `since`: everything the key sees now, as upserts; then, with
+ * `since=next_cursor`, every change after it (upserts and deletes), forever. A cursor that is not
+ * one of ours is a 422 at ["query", "since"]; one older than the purged tombstones a 410.
+ */
+import Type from 'typebox';
+import { CHANGES_DEFAULT_LIMIT, CURSOR_MAX_LENGTH, decodeCursor, encodeCursor } from '../../domain/change-feed.js';
+import { toApiTimestamp } from '../../domain/timestamps.js';
+import { readChanges } from '../../queries/changes.js';
+import { defineOperation, sendDetail } from '../operation.js';
+import { ChangesQuery } from '../schemas/changes.js';
+import { errorResponses } from '../schemas/errors.js';
+import { issues } from '../validation/errors.js';
+
+interface ChangesInput {
+  /** The seq the cursor names; undefined without `since`. */
+  since: string | undefined;
+  limit: number;
+}
+
+export const EXPIRED_CURSOR = 'Cursor expired';
+
+const SinceQuery = Type.Object({ since: ChangesQuery.properties.since });
+const LimitQuery = Type.Object({ limit: ChangesQuery.properties.limit });
+
+export const listChangesOperation = defineOperation<ChangesInput | undefined>({
+  operationId: 'list_changes',
+  summary: 'Change feed',
+  description:
+    'What changed for your website, in order: `upsert` (fetch the entity by id) and `delete` (drop it). ' +
+    'Without `since`: everything you see now as upserts, page by page (`has_more`); then keep `next_cursor` and ask ' +
+    '`?since=<next_cursor>` whenever you want what changed since (an empty page still gives a `next_cursor`). ' +
+    'Deletes are kept at least 30 days (FEED_RETENTION_DAYS); a cursor older than that answers 410 `Cursor expired`: start ' +
+    'again without `since`. Never served from the response cache: a page shows an import from the moment it commits.',
+  tags: ['changes'],
+  query: ChangesQuery,
+  responses: {
+    200: { description: 'A page of changes', content: { 'application/json': { schema: Type.Ref('ChangeFeed') } } },
+    410: {
+      description: 'The cursor is older than the deletes still kept: start again without `since`.',
+      content: { 'application/json': { schema: Type.Ref('ErrorResponse'), example: { detail: EXPIRED_CURSOR } } },
+    },
+    ...errorResponses(),
+  },
+  parse(check) {
+    // Field by field, in the order FastAPI reports them: since (its schema, then the cursor), limit.
+    const sinceQuery = check.query<{ since?: string }>(SinceQuery);
+    let since: string | undefined;
+    let valid = sinceQuery !== undefined;
+    if (sinceQuery?.since !== undefined) {
+      since = decodeCursor(sinceQuery.since);
+      if (since === undefined) {
+        const reason =
+          sinceQuery.since.length > CURSOR_MAX_LENGTH ? `a cursor has at most ${CURSOR_MAX_LENGTH} characters` : 'not a cursor of this feed';
+        check.report(issues.valueError(['query', 'since'], sinceQuery.since, `${reason}; use next_cursor from an earlier answer`));
+        valid = false;
+      }
+    }
+    const limitQuery = check.query<{ limit?: number }>(LimitQuery);
+    if (!valid || limitQuery === undefined) return undefined;
+    return { since, limit: limitQuery.limit ?? CHANGES_DEFAULT_LIMIT };
+  },
+  async handle(input, { db, caller, reply }) {
+    const { since, limit } = input!;
+    const page = await readChanges(db, caller!.websiteId, since, limit);
+    if (since !== undefined && BigInt(since) < BigInt(page.floor)) return sendDetail(reply, 410, EXPIRED_CURSOR);
+    const last = page.rows[page.rows.length - 1];
+    // Nothing more now: continue from the head (or from `since`, if it is ahead), so that an
+    // empty page still gives a cursor and the deletes already known are not sent again.
+    const from = BigInt(since ?? '0');
+    const head = BigInt(page.head);
+    const next = page.hasMore ? last!.seq : (head > from ? head : from);
+    return {
+      changes: page.rows.map((row) => ({
+        cursor: encodeCursor(row.seq),
+        kind: row.kind,
+        id: row.entity_id,
+        op: row.op,
+        version: row.version,
+        updated_at: toApiTimestamp(row.updated_at),
+      })),
+      next_cursor: encodeCursor(next),
+      has_more: page.hasMore,
+    };
+  },
+});

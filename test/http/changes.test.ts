@@ -1,0 +1,200 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeCursor, encodeCursor } from '../../src/domain/change-feed.js';
+import { purgeTombstones, recordWebsiteChanges } from '../../src/writes/change-feed.js';
+import { buildTestApp, get, post, type TestApp } from '../helpers/app.js';
+import { AGENT, BRANCH, INVESTMENT, KEYS, OFFER, ORG_A, ORG_B, WEBSITE_A1 } from '../helpers/fixtures.js';
+
+interface Change {
+  cursor: string;
+  kind: string;
+  id: string;
+  op: 'upsert' | 'delete';
+  version: number;
+  updated_at: string;
+}
+interface Feed {
+  changes: Change[];
+  next_cursor: string;
+  has_more: boolean;
+}
+
+describe('GET /api/v1/changes', () => {
+  let t: TestApp;
+  /** The fixture is inserted without the import: record its feed as an import would. */
+  const record = () => t.db.db.transaction().execute((trx) => recordWebsiteChanges(trx, [ORG_A, ORG_B]));
+  const feed = async (query = '', key: string = KEYS.activeA1): Promise<Feed> => {
+    const res = await get(t, `/api/v1/changes${query}`, { key });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as Feed;
+  };
+  /** Every page from `since` (or from the start) on. */
+  const replay = async (since?: string, limit = 1000, key: string = KEYS.activeA1) => {
+    const changes: Change[] = [];
+    let cursor = since;
+    for (let pages = 0; pages < 1000; pages += 1) {
+      const page = await feed(`?limit=${limit}${cursor === undefined ? '' : `&since=${cursor}`}`, key);
+      changes.push(...page.changes);
+      cursor = page.next_cursor;
+      if (!page.has_more) return { changes, cursor };
+    }
+    throw new Error('the feed did not end');
+  };
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    const summaries = await record();
+    expect(summaries.map((s) => s.websiteId).sort()).toHaveLength(3);
+  });
+  afterAll(() => t.destroy());
+
+  it('starts with everything the key sees, as upserts, in cursor order', async () => {
+    const body = await feed();
+    expect(Object.keys(body)).toEqual(['changes', 'next_cursor', 'has_more']);
+    expect(body.has_more).toBe(false);
+    for (const change of body.changes) {
+      expect(Object.keys(change)).toEqual(['cursor', 'kind', 'id', 'op', 'version', 'updated_at']);
+      expect(change.op).toBe('upsert');
+      expect(change.updated_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{6})?Z$/);
+    }
+    const seqs = body.changes.map((c) => BigInt(decodeCursor(c.cursor)!));
+    for (let i = 1; i < seqs.length; i += 1) expect(seqs[i]! > seqs[i - 1]!).toBe(true);
+    // The organization first, offers last.
+    expect(body.changes[0]).toMatchObject({ kind: 'organization', id: ORG_A, version: 1 });
+    expect(body.changes.at(-1)!.kind).toBe('offer');
+
+    const ids = (kind: string) => body.changes.filter((c) => c.kind === kind).map((c) => c.id).sort();
+    const listed = async (url: string, field: string) =>
+      ((await get(t, url)).json() as Record<string, string>[]).map((r) => r[field]).sort();
+    expect(ids('branch')).toEqual(await listed('/api/v1/branches', 'branch_id'));
+    expect(ids('agent')).toEqual(await listed('/api/v1/agents', 'agent_id'));
+    expect(ids('investment')).toEqual(await listed('/api/v1/investments', 'investment_id'));
+    const offers = (await post(t, '/api/v1/offers', { pagination: { size: 100 } })).json() as { items: { offer_id: string; version: number }[] };
+    expect(body.changes.filter((c) => c.kind === 'offer').map((c) => [c.id, c.version]).sort()).toEqual(
+      offers.items.map((o) => [o.offer_id, o.version]).sort(),
+    );
+    expect(ids('offer')).not.toContain(OFFER.inactive);
+    // The head: asking from there gives nothing new, and the same cursor back.
+    expect(body.next_cursor).toBe(body.changes.at(-1)!.cursor);
+    expect(await feed(`?since=${body.next_cursor}`)).toEqual({ changes: [], next_cursor: body.next_cursor, has_more: false });
+  });
+
+  it('pages with limit and has_more, giving the same feed', async () => {
+    const whole = await feed('?limit=1000');
+    const paged = await replay(undefined, 3);
+    expect(paged.changes).toEqual(whole.changes);
+    expect(paged.cursor).toBe(whole.next_cursor);
+    const first = await feed('?limit=2');
+    expect(first.changes).toHaveLength(2);
+    expect(first.has_more).toBe(true);
+    expect(first.next_cursor).toBe(first.changes[1]!.cursor);
+    expect((await feed('?limit=1')).changes).toHaveLength(1);
+    // The default page is 100 changes; the fixture has fewer.
+    expect((await feed()).changes).toEqual(whole.changes);
+  });
+
+  it('never shows another organization\'s entities (tenancy)', async () => {
+    const a = await replay(undefined, 1000, KEYS.activeA1);
+    const b = await replay(undefined, 1000, KEYS.activeB);
+    const aIds = new Set(a.changes.map((c) => c.id));
+    expect(b.changes.length).toBeGreaterThan(0);
+    for (const change of b.changes) expect(aIds.has(change.id)).toBe(false);
+    expect(b.changes.map((c) => c.id)).toEqual(expect.arrayContaining([ORG_B, BRANCH.other, AGENT.other, INVESTMENT.other, OFFER.otherOrg]));
+    expect(b.changes.map((c) => c.id)).not.toContain(OFFER.otherOrgInactive);
+    // B's cursor on A's feed shows A's changes only (cursors are positions, not permissions).
+    const fromB = await feed(`?since=${encodeCursor(0)}`, KEYS.activeA1);
+    for (const change of fromB.changes) expect(aIds.has(change.id)).toBe(true);
+    // Another website of the same organization has its own feed with the same content.
+    const a2 = await replay(undefined, 1000, KEYS.activeA2);
+    expect(a2.changes.map((c) => [c.kind, c.id, c.version]).sort()).toEqual(a.changes.map((c) => [c.kind, c.id, c.version]).sort());
+  });
+
+  it('sends a change and a delete after the cursor, at once (no response cache)', async () => {
+    const start = (await feed()).next_cursor;
+    await feed(`?since=${start}`); // would be cached if the route were
+    await sql`update offers set is_active = false, version = version + 1, updated_at = now() where offer_id = ${OFFER.gdansk}`.execute(t.db.db);
+    await sql`update agents set job_title = 'Manager', updated_at = now() where agent_id = ${AGENT.nowak}`.execute(t.db.db);
+    const [summary] = (await record()).filter((s) => s.websiteId === WEBSITE_A1);
+    expect(summary!.counts).toEqual({ agent: { upsert: 1, delete: 0 }, offer: { upsert: 0, delete: 1 } });
+
+    const after = await feed(`?since=${start}`);
+    expect(after.changes.map((c) => [c.kind, c.id, c.op, c.version])).toEqual([
+      ['agent', AGENT.nowak, 'upsert', 2],
+      ['offer', OFFER.gdansk, 'delete', 2],
+    ]);
+    expect(after.next_cursor).toBe(summary!.cursor);
+    // A fresh start no longer shows the deleted offer (tombstones are skipped) but shows the agent.
+    const fresh = await feed('?limit=1000');
+    expect(fresh.changes.map((c) => c.id)).not.toContain(OFFER.gdansk);
+    expect(fresh.next_cursor).toBe(summary!.cursor);
+    // Nothing changed: nothing recorded, no summary.
+    expect(await record()).toEqual([]);
+  });
+
+  it('answers 410 for a cursor older than the purged tombstones, and goes on from newer ones', async () => {
+    const before = (await feed()).next_cursor;
+    await sql`update offers set is_active = false, version = version + 1, updated_at = now() where offer_id = ${OFFER.nulls}`.execute(t.db.db);
+    await record();
+    const head = (await feed()).next_cursor;
+    expect(await t.db.db.transaction().execute((trx) => purgeTombstones(trx, 30))).toBe(0);
+    await sql`update website_changes set changed_at = now() - interval '31 days' where op = 'delete'`.execute(t.db.db);
+    expect(await t.db.db.transaction().execute((trx) => purgeTombstones(trx, 30))).toBeGreaterThan(0);
+
+    const expired = await get(t, `/api/v1/changes?since=${before}`);
+    expect(expired.statusCode).toBe(410);
+    expect(expired.json()).toEqual({ detail: 'Cursor expired' });
+    expect((await get(t, `/api/v1/changes?since=${encodeCursor(0)}`)).statusCode).toBe(410);
+    expect(await feed(`?since=${head}`)).toEqual({ changes: [], next_cursor: head, has_more: false });
+    // Starting again works, without the purged offers.
+    const fresh = await feed('?limit=1000');
+    expect(fresh.changes.map((c) => c.id)).not.toContain(OFFER.nulls);
+    // Another organization's website lost nothing: its old cursors still work.
+    expect((await get(t, `/api/v1/changes?since=${encodeCursor(0)}`, { key: KEYS.activeB })).statusCode).toBe(200);
+  });
+
+  it('answers 422 for a bad limit or a malformed cursor, pydantic style', async () => {
+    const problem = async (query: string) => {
+      const res = await get(t, `/api/v1/changes?${query}`);
+      expect(res.statusCode, query).toBe(422);
+      return (res.json() as { detail: Record<string, unknown>[] }).detail;
+    };
+    expect(await problem('limit=0')).toEqual([
+      { type: 'greater_than_equal', loc: ['query', 'limit'], msg: 'Input should be greater than or equal to 1', input: '0', ctx: { ge: 1 } },
+    ]);
+    expect((await problem('limit=1001'))[0]).toMatchObject({ type: 'less_than_equal', loc: ['query', 'limit'], ctx: { le: 1000 } });
+    expect((await problem('limit=ten'))[0]).toMatchObject({ type: 'int_parsing', loc: ['query', 'limit'] });
+    const valid = encodeCursor(5);
+    for (const since of ['garbage', 'YzE6', 'YzI6NQ', `${valid}=`, Buffer.from('c1:05').toString('base64url'), Buffer.from('c1:-1').toString('base64url'),
+      Buffer.from('c1:99999999999999999999').toString('base64url'), 'x'.repeat(65), '%E2%9C%93', '']) {
+      const [issue] = await problem(`since=${since}`);
+      expect(issue, since).toMatchObject({ type: 'value_error', loc: ['query', 'since'] });
+    }
+    // Both at once: both reported.
+    expect((await problem('since=nope&limit=0')).map((i) => i.loc)).toEqual([['query', 'since'], ['query', 'limit']]);
+  });
+
+  it('needs a key like every /api/v1 operation', async () => {
+    expect((await get(t, '/api/v1/changes', { key: null })).statusCode).toBe(401);
+    expect((await get(t, '/api/v1/changes', { key: KEYS.inactiveA1 })).statusCode).toBe(401);
+  });
+
+  it('is documented in /openapi.json with its schemas and an example', async () => {
+    const doc = (await get(t, '/openapi.json', { key: null })).json() as {
+      paths: Record<string, Record<string, { parameters: { name: string }[]; responses: Record<string, unknown> }>>;
+      components: { schemas: Record<string, { examples?: unknown[] }> };
+    };
+    const operation = doc.paths['/api/v1/changes']!.get!;
+    expect(operation.parameters.map((p) => p.name).sort()).toEqual(['limit', 'since']);
+    expect(Object.keys(operation.responses).sort()).toEqual(['200', '401', '410', '422']);
+    expect(doc.components.schemas.ChangeFeed!.examples).toHaveLength(1);
+    expect(doc.components.schemas.Change).toBeDefined();
+  });
+});
+
+describe('cursors', () => {
+  it('round-trip and refuse anything else', () => {
+    for (const seq of ['0', '1', '42', '9223372036854775807']) expect(decodeCursor(encodeCursor(seq))).toBe(seq);
+    expect(decodeCursor(encodeCursor('9223372036854775808'))).toBeUndefined();
+    expect(decodeCursor('')).toBeUndefined();
+  });
+});
