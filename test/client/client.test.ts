@@ -15,6 +15,7 @@ import {
   type ErrorResponse,
   type EstateClient,
   type FacetsResponse,
+  type ChangeFeed,
   type FieldCatalogue,
   type HTTPValidationError,
   type Investment,
@@ -22,8 +23,9 @@ import {
   type OffersResponse,
   type Organization,
 } from '../../packages/client/src/index.js';
+import { recordWebsiteChanges } from '../../src/writes/change-feed.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { AGENT, BRANCH, INVESTMENT, KEYS, OFFER, ORG_A, uid } from '../helpers/fixtures.js';
+import { AGENT, BRANCH, INVESTMENT, KEYS, OFFER, ORG_A, ORG_B, uid } from '../helpers/fixtures.js';
 
 let t: TestApp;
 let baseUrl: string;
@@ -42,6 +44,8 @@ const track = (client: EstateClient): EstateClient => {
 
 beforeAll(async () => {
   t = await buildTestApp();
+  // The fixture is inserted without the import: record its change feed as an import would.
+  await t.db.db.transaction().execute((trx) => recordWebsiteChanges(trx, [ORG_A, ORG_B]));
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/`;
   estate = track(createEstateClient({ baseUrl, apiKey: KEYS.activeA1 }));
@@ -279,6 +283,20 @@ describe('every operation through the client', () => {
     expect(price).toMatchObject({ type: 'number', sortable: true });
     expect(data!.includes).toEqual(['agent', 'branch', 'organization', 'investment']);
     expect(data!.sort_fields).toContain('distance');
+  });
+
+  it('GET /api/v1/changes (extension): the change feed, page by page', async () => {
+    const first = await estate.GET('/api/v1/changes', { params: { query: { limit: 2 } } });
+    expectTypeOf(first.data).toEqualTypeOf<ChangeFeed | undefined>();
+    expect(first.data!.changes).toHaveLength(2);
+    expect(first.data!.has_more).toBe(true);
+    const next = await estate.GET('/api/v1/changes', { params: { query: { since: first.data!.next_cursor, limit: 1000 } } });
+    const all = [...first.data!.changes, ...next.data!.changes];
+    expect(all.map((c) => c.op)).not.toContain('delete');
+    expect(all.filter((c) => c.kind === 'organization').map((c) => c.id)).toEqual([ORG_A]);
+    expect(new Set(all.map((c) => c.cursor)).size).toBe(all.length);
+    const bad = await estate.GET('/api/v1/changes', { params: { query: { since: 'not a cursor' } } });
+    expect(bad.response.status).toBe(422);
   });
 });
 

@@ -1,6 +1,6 @@
 /**
  * Property: after any sequence of imports (offers added, changed, deactivated, pruned; branches,
- * agents and investments changed; a website added later), replaying a key's change feed from the
+ * agents and investments changed; a website added later; its scope set and cleared), replaying a key's change feed from the
  * start gives exactly the ids (and offer versions) the list operations serve that key, and
  * resuming from any cursor handed out earlier, with the state the client had then, gives the same.
  */
@@ -30,6 +30,8 @@ interface Step {
   investmentActive: boolean;
   /** Adds the organization's second website (with its own key) in this import. */
   secondWebsite: boolean;
+  /** The second website's scope in this import: its whole organization, or only the investment's offers. */
+  scoped: boolean;
 }
 
 const step: fc.Arbitrary<Step> = fc.record({
@@ -43,15 +45,19 @@ const step: fc.Arbitrary<Step> = fc.record({
   agent: fc.integer({ min: 0, max: 1 }),
   investmentActive: fc.boolean(),
   secondWebsite: fc.boolean(),
+  scoped: fc.boolean(),
 });
 
 function bundleOf(s: Step, websites: Set<string>): Bundle {
   const org = ORGS[s.org]!;
+  const investment = entityId('10', s.org, 0);
   const site = (n: number) => ({
     website_id: websiteId(s.org, n),
     organization_id: org,
     name: `site-${s.org}-${n}.example`,
     api_keys: [{ key: key(s.org, n), is_active: true }],
+    // Scope changes (E7): offers and the investment enter and leave the second website's view.
+    ...(n === 1 && s.scoped ? { scope: { investment_ids: [investment] } } : {}),
   });
   const sites = [site(0)];
   if (s.secondWebsite || websites.has(websiteId(s.org, 1))) sites.push(site(1));
@@ -62,9 +68,10 @@ function bundleOf(s: Step, websites: Set<string>): Bundle {
     websites: sites,
     branches: [{ branch_id: branch, webpage_id: entityId('c0', s.org, 0), organization_id: org, name: `Branch ${s.branch}` }],
     agents: [{ agent_id: entityId('a0', s.org, 0), organization_id: org, branch_id: branch, last_name: 'Nowak', job_title: `Title ${s.agent}` }],
-    investments: [{ investment_id: entityId('10', s.org, 0), organization_id: org, name: 'Osiedle', is_active: s.investmentActive }],
+    investments: [{ investment_id: investment, organization_id: org, name: 'Osiedle', is_active: s.investmentActive }],
     offers: s.offers.map(([slot, variant, active]) => {
-      const o = offer(offerId(s.org, slot), org, slot, { is_active: active, branch_id: branch });
+      // Even slots belong to the investment (in a scoped website's view), odd ones do not.
+      const o = offer(offerId(s.org, slot), org, slot, { is_active: active, branch_id: branch, ...(slot % 2 === 0 ? { investment_id: investment } : {}) });
       (o.offer_data as Json).price = 100000 * (variant + 1) + slot;
       return o;
     }),

@@ -368,6 +368,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Change feed
+         * @description What changed for your website, in order: `upsert` (fetch the entity by id) and `delete` (drop it). Without `since`: everything you see now as upserts, page by page (`has_more`); then keep `next_cursor` and ask `?since=<next_cursor>` whenever you want what changed since (an empty page still gives a `next_cursor`). Deletes are kept at least 30 days (FEED_RETENTION_DAYS); a cursor older than that answers 410 `Cursor expired`: start again without `since`. Never served from the response cache: a page shows an import from the moment it commits.
+         */
+        get: operations["list_changes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1237,6 +1257,58 @@ export interface components {
             }[];
             includes: string[];
             sort_fields: string[];
+        };
+        /** Change */
+        Change: {
+            /** @description Opaque; the position just after this change. Strictly increasing in feed order. */
+            cursor: string;
+            kind: "organization" | "branch" | "agent" | "investment" | "offer";
+            /**
+             * Format: uuid
+             * @description The id of the organization, branch, agent, investment or offer.
+             */
+            id: string;
+            /** @description `upsert`: fetch it (again) by id. `delete`: you no longer see it (offer deactivated or pruned, out of scope). */
+            op: "upsert" | "delete";
+            /** @description Offers: the offer's `version`. Other kinds have no version of their own: a counter of the changes the feed recorded for it (compare `updated_at`). */
+            version: number;
+            /**
+             * Format: date-time
+             * @description The entity's `updated_at`; for a delete, when it stopped being visible.
+             */
+            updated_at: string;
+        };
+        /**
+         * ChangeFeed
+         * @example {
+         *       "changes": [
+         *         {
+         *           "cursor": "YzE6MTAwMjQ",
+         *           "kind": "offer",
+         *           "id": "3f2b6c1e-8a4d-4c1b-9e2f-5a6b7c8d9e0f",
+         *           "op": "upsert",
+         *           "version": 3,
+         *           "updated_at": "2026-11-24T09:15:00.123456Z"
+         *         },
+         *         {
+         *           "cursor": "YzE6MTAwMjU",
+         *           "kind": "offer",
+         *           "id": "7d1c2b3a-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+         *           "op": "delete",
+         *           "version": 5,
+         *           "updated_at": "2026-11-24T09:15:00.123456Z"
+         *         }
+         *       ],
+         *       "next_cursor": "YzE6MTAwMjU",
+         *       "has_more": false
+         *     }
+         */
+        ChangeFeed: {
+            changes: components["schemas"]["Change"][];
+            /** @description Where to continue from (`since`), also when `changes` is empty: store it and ask again later. */
+            next_cursor: string;
+            /** @description `true`: ask again at once with `since=next_cursor`. */
+            has_more: boolean;
         };
         /**
          * Pagination
@@ -2618,6 +2690,89 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error: every problem found in the path, query and body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "type": "uuid_parsing",
+                     *           "loc": [
+                     *             "path",
+                     *             "offer_id"
+                     *           ],
+                     *           "msg": "Input should be a valid UUID, invalid length: expected length 32 for simple format, found 3",
+                     *           "input": "abc",
+                     *           "ctx": {
+                     *             "error": "invalid length: expected length 32 for simple format, found 3"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_changes: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A cursor from an earlier answer (`next_cursor`, or the `cursor` of the last change you applied): the changes after it. Absent: everything you see now, as upserts, then continue with `next_cursor`.
+                 * @example YzE6MTAwMjQ
+                 */
+                since?: string;
+                /** @description Changes per page, 1 to 1000 (default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of changes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeFeed"];
+                };
+            };
+            /** @description No usable API key: "API key is required" (no key), "Invalid API key" (unknown key) or "API key is not active" (deactivated or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The cursor is older than the deletes still kept: start again without `since`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Cursor expired"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
