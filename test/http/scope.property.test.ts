@@ -7,8 +7,9 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordWebsiteChanges } from '../../src/writes/change-feed.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { BRANCH, INVESTMENT, OFFER, OFFER_SEEDS, uid } from '../helpers/fixtures.js';
+import { BRANCH, INVESTMENT, OFFER, OFFER_SEEDS, ORG_A, ORG_B, uid } from '../helpers/fixtures.js';
 import { scaled } from '../helpers/scale.js';
 import { insertScopedWebsites, SCOPED_WEBSITES, visibleInvestments, visibleOffers, type ScopedWebsite } from '../helpers/scoped-websites.js';
 
@@ -16,7 +17,7 @@ const ALL_OFFERS = OFFER_SEEDS.map((s) => s.offer_id);
 const ALL_INVESTMENTS = Object.values(INVESTMENT);
 const INCLUDES = ['agent', 'branch', 'organization', 'investment'] as const;
 
-type OperationName = 'offer' | 'offers' | 'investment' | 'investments' | 'investmentOffers' | 'facets' | 'investmentFacets' | 'meta';
+type OperationName = 'offer' | 'offers' | 'investment' | 'investments' | 'investmentOffers' | 'facets' | 'investmentFacets' | 'meta' | 'changes';
 
 const NOT_FOUND: Partial<Record<OperationName, { kind: 'offer' | 'investment'; detail: string }>> = {
   offer: { kind: 'offer', detail: 'Offer not found' },
@@ -32,7 +33,7 @@ const anyId = fc.oneof(
 
 const requestArb = fc.record({
   website: fc.nat({ max: SCOPED_WEBSITES.length - 1 }),
-  operation: fc.constantFrom<OperationName>('offer', 'offers', 'investment', 'investments', 'investmentOffers', 'facets', 'investmentFacets', 'meta'),
+  operation: fc.constantFrom<OperationName>('offer', 'offers', 'investment', 'investments', 'investmentOffers', 'facets', 'investmentFacets', 'meta', 'changes'),
   pathId: fc.oneof(fc.constantFrom(...ALL_OFFERS, ...ALL_INVESTMENTS), fc.constant(uid('dead', 9))),
   upperCase: fc.boolean(),
   include: fc.subarray([...INCLUDES]),
@@ -85,6 +86,8 @@ function toInject(r: GeneratedRequest, w: ScopedWebsite) {
       return post(`/api/v1/investments/${id}/offers/facets`, facets);
     case 'meta':
       return { method: 'GET' as const, url: '/api/v1/meta/offers', headers };
+    case 'changes':
+      return { method: 'GET' as const, url: '/api/v1/changes?limit=1000', headers };
   }
 }
 
@@ -95,6 +98,8 @@ describe('scope: what is outside a website\'s scope does not exist for its key',
   beforeAll(async () => {
     t = await buildTestApp();
     await insertScopedWebsites(t.db.db);
+    // Inserted without the import: record the websites' change feeds as an import would.
+    await t.db.db.transaction().execute((trx) => recordWebsiteChanges(trx, [ORG_A, ORG_B]));
   });
   afterAll(async () => {
     console.log(`scope property figures ${JSON.stringify(tally)}`);
