@@ -46,6 +46,36 @@ export function decodeCursor(cursor: string): string | undefined {
   return seq.toString();
 }
 
+/**
+ * A position in the feed while a first sync (a read without `since`) pages through it: `seq` of the
+ * last change sent, and `head`, the feed's head when the sync began. Such a client has never held
+ * anything deleted before `head`, so its later pages skip those tombstones, and its position does
+ * not expire while the tombstones after `head` are kept, however old the upserts it pages through.
+ */
+export interface SyncPosition {
+  seq: string;
+  head: string;
+}
+
+const SYNC_PAYLOAD = /^s1:(0|[1-9][0-9]{0,18}):(0|[1-9][0-9]{0,18})$/;
+
+export function encodeSyncCursor(seq: string | bigint, head: string | bigint): string {
+  return Buffer.from(`s1:${BigInt(seq).toString()}:${BigInt(head).toString()}`, 'utf8').toString('base64url');
+}
+
+/** A cursor's position: a seq (decimal text), a first sync's position, or undefined when it is not a cursor. */
+export function decodePosition(cursor: string): string | SyncPosition | undefined {
+  const seq = decodeCursor(cursor);
+  if (seq !== undefined) return seq;
+  if (cursor.length === 0 || cursor.length > CURSOR_MAX_LENGTH || !BASE64URL.test(cursor)) return undefined;
+  const match = SYNC_PAYLOAD.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match) return undefined;
+  const position = { seq: BigInt(match[1]!), head: BigInt(match[2]!) };
+  if (position.seq > MAX_SEQ || position.head > MAX_SEQ) return undefined;
+  if (encodeSyncCursor(position.seq, position.head) !== cursor) return undefined;
+  return { seq: position.seq.toString(), head: position.head.toString() };
+}
+
 /** Counts of one kind in an import's changes to a website's feed. */
 export interface ChangeCounts {
   upsert: number;

@@ -42,16 +42,26 @@ interface Line {
   seq: string;
 }
 
+/** No tombstone at all (a read without `since`: the state now, upserts only). */
+const NO_TOMBSTONES = '9223372036854775807';
+
 /**
- * Reads up to `limit` changes of a website after `since` (a seq; undefined: the initial state).
- * One more row than asked for is read to tell whether more follow.
+ * Reads up to `limit` changes of a website after `since` (a seq; undefined: the initial state),
+ * with the tombstones (deletes) after `tombstonesAfter` only (default: every one after `since`; a
+ * first sync skips those from before it began). One more row than asked for is read to tell
+ * whether more follow.
  */
-export async function readChanges(db: ReadDb, websiteId: string, since: string | undefined, limit: number): Promise<ChangesPage> {
-  const initial = since === undefined;
+export async function readChanges(
+  db: ReadDb,
+  websiteId: string,
+  since: string | undefined,
+  limit: number,
+  tombstonesAfter: string | undefined = since === undefined ? NO_TOMBSTONES : since,
+): Promise<ChangesPage> {
   const result = await sql<Line>`${prepared('read_changes')}
     (select 'change' as part, c.kind, c.entity_id, c.op, c.version, c.updated_at, c.seq::text as seq
       from website_changes c
-      where c.website_id = ${websiteId}::uuid and c.seq > ${since ?? '0'}::bigint and (not ${initial}::boolean or c.op = 'upsert')
+      where c.website_id = ${websiteId}::uuid and c.seq > ${since ?? '0'}::bigint and (c.op = 'upsert' or c.seq > ${tombstonesAfter}::bigint)
       order by c.seq
       limit ${limit + 1}::int)
     union all

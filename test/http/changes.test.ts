@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeCursor, encodeCursor } from '../../src/domain/change-feed.js';
+import { decodeCursor, decodePosition, encodeCursor, encodeSyncCursor } from '../../src/domain/change-feed.js';
 import { purgeTombstones, recordWebsiteChanges } from '../../src/writes/change-feed.js';
+import { bumpContentVersion } from '../../src/writes/content-version.js';
+import { setWebsiteScope } from '../../src/writes/websites.js';
 import { buildTestApp, get, post, type TestApp } from '../helpers/app.js';
 import { AGENT, BRANCH, INVESTMENT, KEYS, OFFER, ORG_A, ORG_B, WEBSITE_A1 } from '../helpers/fixtures.js';
 
@@ -57,7 +59,8 @@ describe('GET /api/v1/changes', () => {
       expect(change.op).toBe('upsert');
       expect(change.updated_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{6})?Z$/);
     }
-    const seqs = body.changes.map((c) => BigInt(decodeCursor(c.cursor)!));
+    const seqOf = (cursor: string) => { const p = decodePosition(cursor)!; return BigInt(typeof p === 'string' ? p : p.seq); };
+    const seqs = body.changes.map((c) => seqOf(c.cursor));
     for (let i = 1; i < seqs.length; i += 1) expect(seqs[i]! > seqs[i - 1]!).toBe(true);
     // The organization first, offers last.
     expect(body.changes[0]).toMatchObject({ kind: 'organization', id: ORG_A, version: 1 });
@@ -75,7 +78,7 @@ describe('GET /api/v1/changes', () => {
     );
     expect(ids('offer')).not.toContain(OFFER.inactive);
     // The head: asking from there gives nothing new, and the same cursor back.
-    expect(body.next_cursor).toBe(body.changes.at(-1)!.cursor);
+    expect(decodePosition(body.next_cursor)).toBe(seqs.at(-1)!.toString());
     expect(await feed(`?since=${body.next_cursor}`)).toEqual({ changes: [], next_cursor: body.next_cursor, has_more: false });
   });
 
@@ -152,6 +155,25 @@ describe('GET /api/v1/changes', () => {
     expect((await get(t, `/api/v1/changes?since=${encodeCursor(0)}`, { key: KEYS.activeB })).statusCode).toBe(200);
   });
 
+  it('lets a first sync page past old upserts after deletes were purged (no 410 halfway)', async () => {
+    // Upserts older than the floor stay in the feed (nothing changed them); a first sync pages
+    // through them with positions that remember where it began, so it never expires halfway.
+    const fresh = await feed('?limit=1000');
+    const floor = (await sql<{ f: string }>`select coalesce(max(floor_seq), 0)::text as f from website_feeds where website_id = ${WEBSITE_A1}::uuid`.execute(t.db.db)).rows[0]!.f;
+    expect(fresh.changes.some((c) => { const p = decodePosition(c.cursor)!; return BigInt(typeof p === 'string' ? p : p.seq) < BigInt(floor); })).toBe(true);
+    const paged: string[] = [];
+    let page = await feed('?limit=1');
+    paged.push(...page.changes.map((c) => c.id));
+    while (page.has_more) {
+      page = await feed(`?limit=1&since=${page.next_cursor}`);
+      paged.push(...page.changes.map((c) => c.id));
+    }
+    expect(paged).toEqual(fresh.changes.map((c) => c.id));
+    // Done: the cursor to keep is a plain one at the head, and it does not expire.
+    expect(decodePosition(page.next_cursor)).toBe(decodeCursor(fresh.next_cursor));
+    expect((await get(t, `/api/v1/changes?since=${page.next_cursor}`)).statusCode).toBe(200);
+  });
+
   it('answers 422 for a bad limit or a malformed cursor, pydantic style', async () => {
     const problem = async (query: string) => {
       const res = await get(t, `/api/v1/changes?${query}`);
@@ -171,6 +193,36 @@ describe('GET /api/v1/changes', () => {
     }
     // Both at once: both reported.
     expect((await problem('since=nope&limit=0')).map((i) => i.loc)).toEqual([['query', 'since'], ['query', 'limit']]);
+  });
+
+  it('follows a scope change: what leaves the scope is deleted, what enters it comes back', async () => {
+    const listed = async () => {
+      const res = await post(t, '/api/v1/offers', { pagination: { size: 100 } }, { key: KEYS.activeA1 });
+      return (res.json() as { items: Array<{ offer_id: string }> }).items.map((o) => o.offer_id).sort();
+    };
+    /** The offers a client holds after applying the changes from `since` on to `held`. */
+    const apply = async (held: Set<string>, since: string) => {
+      const { changes, cursor } = await replay(since);
+      for (const c of changes.filter((c) => c.kind === 'offer')) c.op === 'delete' ? held.delete(c.id) : held.add(c.id);
+      return cursor;
+    };
+    // The tests above changed rows by hand: record them, and let the lists see them (no cached answers).
+    await record();
+    await bumpContentVersion(t.db.db);
+    await t.app.contentVersion.refresh();
+    const start = await replay();
+    const held = new Set(start.changes.filter((c) => c.kind === 'offer').map((c) => c.id));
+    expect([...held].sort()).toEqual(await listed());
+
+    await setWebsiteScope(t.db.db, WEBSITE_A1, { investment_ids: [INVESTMENT.zielone] });
+    const scoped = await apply(held, start.cursor);
+    expect([...held].sort()).toEqual(await listed());
+    expect(held.size).toBeGreaterThan(0);
+    expect(held.size).toBeLessThan(start.changes.filter((c) => c.kind === 'offer').length);
+
+    await setWebsiteScope(t.db.db, WEBSITE_A1, null);
+    await apply(held, scoped);
+    expect([...held].sort()).toEqual(await listed());
   });
 
   it('needs a key like every /api/v1 operation', async () => {
@@ -196,5 +248,10 @@ describe('cursors', () => {
     for (const seq of ['0', '1', '42', '9223372036854775807']) expect(decodeCursor(encodeCursor(seq))).toBe(seq);
     expect(decodeCursor(encodeCursor('9223372036854775808'))).toBeUndefined();
     expect(decodeCursor('')).toBeUndefined();
+    expect(decodePosition(encodeSyncCursor('7', '42'))).toEqual({ seq: '7', head: '42' });
+    expect(decodePosition(encodeCursor('7'))).toBe('7');
+    for (const bad of ['', 'czE6Nzo0Mg=', Buffer.from('s1:7').toString('base64url'), Buffer.from('s1:07:42').toString('base64url')]) {
+      expect(decodePosition(bad), bad).toBeUndefined();
+    }
   });
 });

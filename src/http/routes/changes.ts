@@ -5,7 +5,7 @@
  * one of ours is a 422 at ["query", "since"]; one older than the purged tombstones a 410.
  */
 import Type from 'typebox';
-import { CHANGES_DEFAULT_LIMIT, CURSOR_MAX_LENGTH, decodeCursor, encodeCursor } from '../../domain/change-feed.js';
+import { CHANGES_DEFAULT_LIMIT, CURSOR_MAX_LENGTH, decodePosition, encodeCursor, encodeSyncCursor, type SyncPosition } from '../../domain/change-feed.js';
 import { toApiTimestamp } from '../../domain/timestamps.js';
 import { readChanges } from '../../queries/changes.js';
 import { defineOperation, sendDetail } from '../operation.js';
@@ -14,8 +14,8 @@ import { errorResponses } from '../schemas/errors.js';
 import { issues } from '../validation/errors.js';
 
 interface ChangesInput {
-  /** The seq the cursor names; undefined without `since`. */
-  since: string | undefined;
+  /** The position the cursor names (a seq, or a first sync's position); undefined without `since`. */
+  since: string | SyncPosition | undefined;
   limit: number;
 }
 
@@ -46,10 +46,10 @@ export const listChangesOperation = defineOperation<ChangesInput | undefined>({
   parse(check) {
     // Field by field, in the order FastAPI reports them: since (its schema, then the cursor), limit.
     const sinceQuery = check.query<{ since?: string }>(SinceQuery);
-    let since: string | undefined;
+    let since: string | SyncPosition | undefined;
     let valid = sinceQuery !== undefined;
     if (sinceQuery?.since !== undefined) {
-      since = decodeCursor(sinceQuery.since);
+      since = decodePosition(sinceQuery.since);
       if (since === undefined) {
         const reason =
           sinceQuery.since.length > CURSOR_MAX_LENGTH ? `a cursor has at most ${CURSOR_MAX_LENGTH} characters` : 'not a cursor of this feed';
@@ -63,24 +63,33 @@ export const listChangesOperation = defineOperation<ChangesInput | undefined>({
   },
   async handle(input, { db, caller, reply }) {
     const { since, limit } = input!;
-    const page = await readChanges(db, caller!.websiteId, since, limit);
-    if (since !== undefined && BigInt(since) < BigInt(page.floor)) return sendDetail(reply, 410, EXPIRED_CURSOR);
+    const sync = typeof since === 'object' ? since : undefined;
+    const plain = typeof since === 'string' ? since : undefined;
+    const page = sync
+      ? await readChanges(db, caller!.websiteId, sync.seq, limit, sync.head)
+      : await readChanges(db, caller!.websiteId, plain, limit);
+    // Expired: a tombstone after the position may have been purged (for a first sync, one after it began).
+    const position = sync ? sync.head : plain;
+    if (position !== undefined && BigInt(position) < BigInt(page.floor)) return sendDetail(reply, 410, EXPIRED_CURSOR);
+    // A first sync pages on with positions that remember where it began (see SyncPosition).
+    // (It began at the head, or at the floor when the newest changes were purged tombstones.)
+    const max = (...seqs: string[]) => seqs.map(BigInt).reduce((a, b) => (a > b ? a : b));
+    const syncHead = since === undefined ? max(page.head, page.floor).toString() : sync?.head;
+    const cursorOf = (seq: string) => (syncHead === undefined ? encodeCursor(seq) : encodeSyncCursor(seq, syncHead));
     const last = page.rows[page.rows.length - 1];
-    // Nothing more now: continue from the head (or from `since`, if it is ahead), so that an
-    // empty page still gives a cursor and the deletes already known are not sent again.
-    const from = BigInt(since ?? '0');
-    const head = BigInt(page.head);
-    const next = page.hasMore ? last!.seq : (head > from ? head : from);
+    // Nothing more now: continue from the head (or from where the client is, if that is ahead, or
+    // from the floor), so that an empty page still gives a cursor and known deletes are not resent.
+    const next = page.hasMore ? cursorOf(last!.seq) : encodeCursor(max(page.head, page.floor, sync?.seq ?? plain ?? '0'));
     return {
       changes: page.rows.map((row) => ({
-        cursor: encodeCursor(row.seq),
+        cursor: cursorOf(row.seq),
         kind: row.kind,
         id: row.entity_id,
         op: row.op,
         version: row.version,
         updated_at: toApiTimestamp(row.updated_at),
       })),
-      next_cursor: encodeCursor(next),
+      next_cursor: next,
       has_more: page.hasMore,
     };
   },
