@@ -50,6 +50,10 @@ describe('documentation links', () => {
   });
 
   for (const file of files) {
+    it(`${file}: holds no merge conflict markers`, () => {
+      const text = fs.readFileSync(path.join(projectRoot, file), 'utf8');
+      expect(text).not.toMatch(/^(<{7} |>{7} |={7}$)/m);
+    });
     it(`${file}: every relative link resolves inside the repository`, () => {
       const problems: string[] = [];
       for (const link of linksOf(file)) {
