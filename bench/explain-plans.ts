@@ -12,7 +12,7 @@
 import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../src/db/database.js';
-import { resolveOfferField, type OfferFilter } from '../src/domain/offer-query.js';
+import { DISTANCE, resolveOfferField, type OfferFilter } from '../src/domain/offer-query.js';
 import { OfferReader, type OfferListQuery } from '../src/queries/offers.js';
 
 const url = process.env.DATABASE_URL;
@@ -42,6 +42,13 @@ const { rows: investments } = await pool.query<{ investment_id: string }>(
 );
 
 const visibility = { organizationId: org.organization_id };
+/** The middle of the organization's offers, for the radius case. */
+const { rows: centers } = await pool.query<{ lat: number; lon: number }>(
+  `select avg(location_latitude) as lat, avg(location_longitude) as lon from offers
+   where organization_id = $1 and is_active and address_city = $2`,
+  [org.organization_id, org.city],
+);
+const center = { lat: Number(centers[0]!.lat), lon: Number(centers[0]!.lon) };
 const reader = new OfferReader(db);
 const base = { page: 1, size: 50, sort: undefined, include: new Set<never>() };
 const cases: Record<string, OfferListQuery> = {
@@ -63,6 +70,13 @@ const cases: Record<string, OfferListQuery> = {
     page: 100,
   },
   ...(investments[0] ? { investment: { ...base, filters: [], investmentId: investments[0].investment_id } } : {}),
+  // Search extensions (E1, E2): a search box query by relevance, a radius sorted by distance.
+  search: { ...base, filters: [], search: 'mieszkanie balkon' },
+  radius: {
+    ...base,
+    filters: [{ field: field('location'), operator: 'within_radius', value: { ...center, km: 3 } }] as OfferFilter[],
+    sort: { field: DISTANCE, direction: 'asc', from: center },
+  },
 };
 
 const only = process.argv[2];
