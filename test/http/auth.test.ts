@@ -49,6 +49,8 @@ describe('authentication', () => {
         'POST /api/v1/offers/facets',
         'POST /api/v1/investments/:investment_id/offers/facets',
         'GET /api/v1/meta/offers',
+        // Extensions: sync (change feed).
+        'GET /api/v1/changes',
       ].sort(),
     );
     for (const route of API_ROUTES) expect(route.auth, route.url).toBe(true);
