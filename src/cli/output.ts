@@ -3,7 +3,7 @@
  */
 import type { KeySummary } from '../writes/api-keys.js';
 import type { WebsiteSummary } from '../writes/websites.js';
-import { formatProblem, REPORT_KINDS, type ImportReport, type Problem } from '../import/index.js';
+import { formatProblem, ImportRejectedError, REPORT_KINDS, type ImportReport, type Problem } from '../import/index.js';
 
 /** How many problems a failed import prints (all of them are counted). */
 export const PRINTED_PROBLEMS = 50;
@@ -44,6 +44,18 @@ export function importReportText(source: string, report: ImportReport, seconds: 
     ? `Content version is now ${report.contentVersion}.\n`
     : `Nothing changed (content version stays ${report.contentVersion}).\n`;
   return text;
+}
+
+interface Streams {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+}
+
+/** A rejected import's problems (import, mirror): JSON on stdout with --json, else lines on stderr; other errors print nothing here. */
+export function reportRejectedImport(io: Streams, error: unknown, asJson: boolean): void {
+  if (!(error instanceof ImportRejectedError)) return;
+  if (asJson) io.stdout.write(json({ error: error.message, problem_count: error.problemCount, problems: error.problems }));
+  else io.stderr.write(problemLines(error.problems, error.problemCount));
 }
 
 export function problemLines(problems: readonly Problem[], total: number): string {

@@ -29,15 +29,6 @@ export interface WebsiteSummary {
   updated_at: string;
 }
 
-interface WebsiteRowOut {
-  website_id: string;
-  organization_id: string;
-  name: string;
-  scope: WebsiteScope | null;
-  active_keys: number;
-  keys: number;
-  updated_at: string;
-}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -51,12 +42,12 @@ const SUMMARY = sql`w.website_id::text as website_id, w.organization_id::text as
      and (k.expires_at is null or k.expires_at > now())) as active_keys,
   (select count(*)::int from api_keys k where k.website_id = w.website_id) as keys`;
 
-const toSummary = (row: WebsiteRowOut): WebsiteSummary => ({ ...row, updated_at: toApiTimestamp(row.updated_at) });
+const toSummary = (row: WebsiteSummary): WebsiteSummary => ({ ...row, updated_at: toApiTimestamp(row.updated_at) });
 
 /** Websites by organization, then name, then id; of one organization when asked. */
 export async function listWebsites(db: Kysely<Database>, options: { organizationId?: string | undefined } = {}): Promise<WebsiteSummary[]> {
   const org = options.organizationId === undefined ? undefined : uuidArgument(options.organizationId, 'organization id');
-  const result = await sql<WebsiteRowOut>`select ${SUMMARY} from websites w
+  const result = await sql<WebsiteSummary>`select ${SUMMARY} from websites w
     ${org === undefined ? sql`` : sql`where w.organization_id = ${org}`}
     order by w.organization_id, w.name, w.website_id`.execute(db);
   return result.rows.map(toSummary);
@@ -64,7 +55,7 @@ export async function listWebsites(db: Kysely<Database>, options: { organization
 
 export async function findWebsite(db: Kysely<Database>, websiteId: string): Promise<WebsiteSummary> {
   const id = uuidArgument(websiteId, 'website id');
-  const result = await sql<WebsiteRowOut>`select ${SUMMARY} from websites w where w.website_id = ${id}`.execute(db);
+  const result = await sql<WebsiteSummary>`select ${SUMMARY} from websites w where w.website_id = ${id}`.execute(db);
   if (!result.rows[0]) throw new WebsiteManagementError(`unknown website ${id}`);
   return toSummary(result.rows[0]);
 }

@@ -2,9 +2,9 @@
  * import FILE [--prune] [--format auto|json|ndjson]: loads a content bundle, all or nothing.
  */
 import path from 'node:path';
-import { importBundle, ImportRejectedError, openBundleFile, type BundleFormat } from '../../import/index.js';
+import { importBundle, openBundleFile, type BundleFormat } from '../../import/index.js';
 import { withDatabase, type CliIo } from '../context.js';
-import { importReportJson, importReportText, json, problemLines } from '../output.js';
+import { importReportJson, importReportText, json, reportRejectedImport } from '../output.js';
 import { createProgress } from '../progress.js';
 
 export interface ImportCommandOptions {
@@ -31,13 +31,7 @@ export async function importCommand(io: CliIo, file: string, options: ImportComm
       );
     } catch (error) {
       progress.stop();
-      if (error instanceof ImportRejectedError) {
-        if (options.json) {
-          io.stdout.write(json({ error: error.message, problem_count: error.problemCount, problems: error.problems }));
-        } else {
-          io.stderr.write(problemLines(error.problems, error.problemCount));
-        }
-      }
+      reportRejectedImport(io, error, Boolean(options.json));
       throw error;
     }
   });

@@ -3,10 +3,9 @@
  * service of the original interface, imported all or nothing (src/mirror). The report, progress
  * and --json output are import's, plus a "mirror" member; the key is never printed.
  */
-import { ImportRejectedError } from '../../import/index.js';
 import { mirrorSource, type ReadProgress, type RetryNotice } from '../../mirror/index.js';
 import { withDatabase, type CliIo, type Output } from '../context.js';
-import { importReportJson, importReportText, json, problemLines } from '../output.js';
+import { importReportJson, importReportText, json, reportRejectedImport } from '../output.js';
 import { createProgress } from '../progress.js';
 
 export interface MirrorCommandOptions {
@@ -88,13 +87,7 @@ export async function mirrorCommand(io: CliIo, options: MirrorCommandOptions): P
       );
     } catch (error) {
       progress.stop();
-      if (error instanceof ImportRejectedError) {
-        if (options.json) {
-          io.stdout.write(json({ error: error.message, problem_count: error.problemCount, problems: error.problems }));
-        } else {
-          io.stderr.write(problemLines(error.problems, error.problemCount));
-        }
-      }
+      reportRejectedImport(io, error, Boolean(options.json));
       throw error;
     }
   });
