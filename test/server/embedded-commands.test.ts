@@ -7,10 +7,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectRoot, runCliProcess, startServer, stopServer, type ServerProcess } from '../helpers/processes.js';
+import { runCliProcess, startServer, stopServer, type ServerProcess } from '../helpers/processes.js';
+import { EXAMPLE_OFFER, EXAMPLE_WEBSITE, exampleBundleWithPrice } from '../helpers/example-bundle.js';
 
-const EXAMPLE_WEBSITE = '0b6f8a2e-51c4-4f7e-8a3d-9c2e1f4b7d02';
-const EXAMPLE_OFFER = '0ffe0000-0000-4000-8000-000000000001';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ecs-embedded-cli-'));
 const dataDir = path.join(tmp, 'data');
@@ -26,16 +25,8 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-/** examples/bundle.json with the first offer's price set to `price`. */
-function bundleWithPrice(price: number): string {
-  const bundle = JSON.parse(fs.readFileSync(path.join(projectRoot, 'examples/bundle.json'), 'utf8')) as {
-    offers: Array<{ offer_id: string; offer_data: Record<string, unknown> }>;
-  };
-  bundle.offers.find((o) => o.offer_id === EXAMPLE_OFFER)!.offer_data.price = price;
-  const file = path.join(tmp, `bundle-${price}.json`);
-  fs.writeFileSync(file, JSON.stringify(bundle));
-  return path.relative(process.cwd(), file); // a relative name: read from the command line's directory
-}
+/** The example bundle with its first offer at `price`, named relative to here (the command line reads it from its own directory). */
+const bundleWithPrice = (price: number) => path.relative(process.cwd(), exampleBundleWithPrice(tmp, price));
 
 describe('the command line while the embedded service runs', () => {
   it('imports through the service, and every change is served by the very next request', async () => {

@@ -10,25 +10,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createThrowawayPostgres, onPostgres } from '../helpers/db.js';
-import { projectRoot, runCliProcess, startServer, stopServer } from '../helpers/processes.js';
+import { runCliProcess, startServer, stopServer } from '../helpers/processes.js';
+import { EXAMPLE_OFFER, EXAMPLE_WEBSITE, exampleBundleWithPrice } from '../helpers/example-bundle.js';
 
-const EXAMPLE_WEBSITE = '0b6f8a2e-51c4-4f7e-8a3d-9c2e1f4b7d02';
-const EXAMPLE_OFFER = '0ffe0000-0000-4000-8000-000000000001';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ecs-fresh-'));
 let database: { url: string; drop: () => Promise<void> };
 let key: string;
 
-/** examples/bundle.json with the first offer's price set to `price`. */
-function bundleWithPrice(price: number): string {
-  const bundle = JSON.parse(fs.readFileSync(path.join(projectRoot, 'examples/bundle.json'), 'utf8')) as {
-    offers: Array<{ offer_id: string; offer_data: Record<string, unknown> }>;
-  };
-  bundle.offers.find((o) => o.offer_id === EXAMPLE_OFFER)!.offer_data.price = price;
-  const file = path.join(tmp, `bundle-${price}.json`);
-  fs.writeFileSync(file, JSON.stringify(bundle));
-  return file;
-}
+const bundleWithPrice = (price: number) => exampleBundleWithPrice(tmp, price);
 
 beforeAll(async () => {
   if (!onPostgres) return;
