@@ -20,27 +20,15 @@ const STEM = new RegExp(`^([a-z0-9]{3,}?)(${STEM_ENDINGS.join('|')})$`);
 /** The folded words of a text, in order. */
 export function foldWords(text: string | null | undefined): string[] {
   if (!text) return [];
-  // Once every other character is ASCII, lower case is ASCII's alone (as the SQL's translate-then-lower).
+  // Every other character is made ASCII first, so lower case then touches ASCII letters only; the
+  // table holds both cases, so this gives what the SQL's lower-then-translate gives.
   const folded = text.replace(NOT_ASCII, (c) => FOLD.get(c) ?? ' ').toLowerCase();
   return folded.split(WORD_BREAKS).filter((w) => w !== '');
 }
 
-/**
- * Stems already found: a catalogue's vocabulary is small next to its words (an import of 100,000
- * offers stems tens of millions of words, of a few thousand kinds), and the regular expression
- * costs more than a lookup. Bounded: emptied when it is full.
- */
-const STEMS = new Map<string, string>();
-const STEMS_MAX = 200_000;
-
 export function stemWord(word: string): string {
-  const known = STEMS.get(word);
-  if (known !== undefined) return known;
   const m = STEM.exec(word);
-  const stem = m ? m[1]! : word;
-  if (STEMS.size >= STEMS_MAX) STEMS.clear();
-  STEMS.set(word, stem);
-  return stem;
+  return m ? m[1]! : word;
 }
 
 /** Every distinct word of the texts, folded and stemmed, separated by spaces (one weight of the vector). */
