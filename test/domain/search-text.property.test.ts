@@ -6,7 +6,8 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { searchWords } from '../../src/domain/search-text.js';
+import { PLACE } from '../../src/db/migrations/2026_11_24_0004_search_vector_from_import.js';
+import { offerSearchWords, searchWords } from '../../src/domain/search-text.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 import { scaled } from '../helpers/scale.js';
 
@@ -40,10 +41,22 @@ describe('search words: TypeScript (import) and SQL (queries) agree', () => {
     );
   });
 
-  it('gives the vector that the migration fills existing rows with', async () => {
-    const title = 'Mieszkanie na Mokotowie, 3 pokoje';
-    const { rows } = await sql<{ same: boolean }>`
-      select strip(ecs_search_vector(${searchWords(title)}, '', '')) = strip(ecs_search_vector(ecs_search_words(${title}), '', '')) as same`.execute(db.db);
-    expect(rows[0]!.same).toBe(true);
+  it('gives the vector that the migration fills existing rows with, weight by weight', async () => {
+    const externalId = 'KRK-Łódź/7';
+    const data = {
+      title: 'Mieszkanie na Mokotowie, 3 pokoje',
+      address_city: 'Łódź', address_district: 'Bałuty', address_subdistrict: 'Radogoszcz', address_street: 'ul. Żeromskiego',
+      address_community: 'Łódź', address_county: 'łódzki', address_state: 'łódzkie',
+      description_clean_text: 'Przestronne mieszkanie z balkonem, blisko parku.',
+    };
+    const words = offerSearchWords(data, externalId);
+    // Positions differ (the import lists each word once); the words of each weight must not.
+    const { rows } = await sql<{ weight: string; same: boolean }>`
+      select w.weight, strip(ts_filter(ours, array[w.weight]::"char"[])) = strip(ts_filter(migrated, array[w.weight]::"char"[])) as same
+      from (select ecs_search_vector(${words.title}, ${words.place}, ${words.body}) as ours, ecs_search_vector(
+              ecs_search_words(offer_data ->> 'title'), ecs_search_words(${sql.raw(PLACE)}), ecs_search_words(offer_data ->> 'description_clean_text')) as migrated
+            from (select ${JSON.stringify(data)}::jsonb as offer_data, ${externalId}::text as external_id) as offers) as v,
+           unnest(array['a', 'b', 'c']) as w(weight)`.execute(db.db);
+    expect(rows).toEqual([{ weight: 'a', same: true }, { weight: 'b', same: true }, { weight: 'c', same: true }]);
   });
 });

@@ -11,7 +11,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /** The address words of an offer, in the order the search vector has always taken them. */
-const PLACE = `coalesce(offer_data ->> 'address_city', '') || ' ' || coalesce(offer_data ->> 'address_district', '') || ' ' ||
+export const PLACE = `coalesce(offer_data ->> 'address_city', '') || ' ' || coalesce(offer_data ->> 'address_district', '') || ' ' ||
       coalesce(offer_data ->> 'address_subdistrict', '') || ' ' || coalesce(offer_data ->> 'address_street', '') || ' ' ||
       coalesce(offer_data ->> 'address_community', '') || ' ' || coalesce(offer_data ->> 'address_county', '') || ' ' ||
       coalesce(offer_data ->> 'address_state', '') || ' ' || external_id`;
