@@ -164,6 +164,8 @@ export interface OfferTable {
    * ecs_search_vector() from src/domain/search-text.ts (migration 2026_11_24_0004).
    */
   search_vector: ColumnType<string, string | undefined, string | undefined>;
+  /** Weights A and B of search_vector alone (title, address), for relevance (migration 2026_11_25_0008). */
+  search_head: ColumnType<string, never, never>;
   location_latitude: ColumnType<number | null, never, never>;
   location_longitude: ColumnType<number | null, never, never>;
 }

@@ -40,6 +40,16 @@ export function searchWords(...texts: ReadonlyArray<string | null | undefined>):
   return [...words].join(' ');
 }
 
+/**
+ * A search as tsquery terms, one per word: stemmed, the last one a prefix (`mieszkania mokot` →
+ * `mieszkan:`, `mokot:*`); a weight letter appended restricts a term to that weight (`mokot:*A`).
+ * The same as the SQL function ecs_search_terms, which the property test holds it to.
+ */
+export function searchTerms(search: string): string[] {
+  const words = foldWords(search);
+  return words.map((word, i) => stemWord(word) + (i === words.length - 1 ? ':*' : ':'));
+}
+
 /** The three weights of an offer's search vector: title; address and external id; description. */
 export interface OfferSearchWords {
   title: string;

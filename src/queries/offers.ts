@@ -54,6 +54,8 @@ interface OfferRowSlice {
   agent_id: string | null;
   branch_id: string | null;
   investment_id: string | null;
+  /** How many offers matched, when the page's own statement counted them (see listOffers). */
+  matches?: string;
 }
 
 const rowToken = (alias: 'o' | 'r') =>
@@ -203,19 +205,23 @@ async function listOffers(
       : sql`${key} desc`;
 
   const offset = Math.min((query.page - 1) * query.size, MAX_OFFSET);
+  // A search in relevance order ranks every match anyway, so the page's statement also counts them;
+  // a separate count would search the index a second time.
+  const countInPage = query.search !== undefined && !query.sort;
+  const countColumn = countInPage ? [sql<string>`count(*) over ()`.as('matches')] : [];
   // The first page reads its rows directly (the index gives the order, LIMIT stops early); a later
   // page first finds its keys past the OFFSET, then reads only those rows (a deferred join).
   const pageQuery =
     offset === 0
       ? matching
-          .select(offerColumns('o'))
+          .select([...offerColumns('o'), ...countColumn])
           .orderBy(order(sortKey))
           .orderBy('o.offer_id', 'asc')
           .limit(query.size)
       : db
           .selectFrom(
             matching
-              .select([sql.ref('o.offer_id').as('offer_id'), sql`${sortKey}`.as('sort_key')])
+              .select([sql.ref('o.offer_id').as('offer_id'), sql`${sortKey}`.as('sort_key'), ...countColumn])
               .orderBy(order(sortKey))
               .orderBy('o.offer_id', 'asc')
               .limit(query.size)
@@ -223,18 +229,25 @@ async function listOffers(
               .as('p'),
           )
           .innerJoin('offers as r', 'r.offer_id', 'p.offer_id')
-          .select(offerColumns('r'))
+          .select([...offerColumns('r'), ...(countInPage ? [sql<string>`p.matches`.as('matches')] : [])])
           // Redundant with the inner query; kept so that no row of another organization can ever join.
           .where('r.organization_id', '=', organizationId)
           .orderBy(order(sql.ref('p.sort_key')))
           .orderBy('p.offer_id', 'asc');
 
-  const [counted, rows] = await Promise.all([
-    matching.select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow(),
-    pageQuery.execute() as Promise<unknown> as Promise<OfferRowSlice[]>,
-  ]);
+  const countAll = async () => Number((await matching.select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow()).total);
+  const readPage = () => pageQuery.execute() as Promise<unknown> as Promise<OfferRowSlice[]>;
+  let rows: OfferRowSlice[];
+  let total: number;
+  if (countInPage) {
+    rows = await readPage();
+    // A page past the last holds no row to carry the count.
+    total = rows[0]?.matches !== undefined ? Number(rows[0].matches) : offset === 0 ? 0 : await countAll();
+    for (const row of rows) delete row.matches;
+  } else {
+    [total, rows] = await Promise.all([countAll(), readPage()]);
+  }
   const items = await withBodies(db, organizationId, rows, bodies);
-  const total = Number(counted.total);
   return {
     items: await withRelated(db, visibility, items, query.include),
     page: query.page,

@@ -1,13 +1,13 @@
 /**
- * The import folds and stems in TypeScript (src/domain/search-text.ts); a query is folded and
- * stemmed by the database (ecs_search_terms). Random texts must give the same words both ways, or a
- * search would miss what the import stored.
+ * The import and the queries fold and stem in TypeScript (src/domain/search-text.ts); the migrations
+ * filled existing rows with the SQL functions (ecs_search_words, ecs_search_terms). Random texts must
+ * give the same words and terms both ways, or a search would miss what was stored.
  */
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PLACE } from '../../src/db/migrations/2026_11_24_0004_search_vector_from_import.js';
-import { offerSearchWords, searchWords } from '../../src/domain/search-text.js';
+import { offerSearchWords, searchTerms, searchWords } from '../../src/domain/search-text.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 import { scaled } from '../helpers/scale.js';
 
@@ -36,6 +36,17 @@ describe('search words: TypeScript (import) and SQL (queries) agree', () => {
       fc.asyncProperty(fc.array(fc.oneof(text, wordy), { minLength: 1, maxLength: 20 }), async (texts) => {
         const fromSql = await sqlWords(texts);
         expect(texts.map((t) => words(searchWords(t)))).toEqual(fromSql);
+      }),
+      { numRuns: scaled('SEARCH_TEXT_RUNS', 60, 400) },
+    );
+  });
+
+  it('turns a search into the same tsquery terms as ecs_search_terms', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.oneof(text, wordy), { minLength: 1, maxLength: 20 }), async (searches) => {
+        const { rows } = await sql<{ terms: string[] }>`
+          select ecs_search_terms(q) as terms from unnest(${searches}::text[]) with ordinality as x(q, n) order by n`.execute(db.db);
+        expect(searches.map(searchTerms)).toEqual(rows.map((r) => r.terms));
       }),
       { numRuns: scaled('SEARCH_TEXT_RUNS', 60, 400) },
     );
