@@ -1,7 +1,9 @@
 /**
  * Full-text search in SQL (extension E1). The query becomes terms in TypeScript
  * (src/domain/search-text.ts), with the same folding and stemming that built the offers' search
- * vectors, and reaches the database as one tsquery, which the offers' GIN index answers.
+ * vectors, and reaches the database as one tsquery, which the offers' GIN index answers. Terms are
+ * written as tsquery text with quoted lexemes, as the vectors are (searchVectorText): the database's
+ * text parser never splits a word on either side (it reads `2e9a` as the number `2e9` and `a`).
  *
  * An offer matches when every word matches (the last one as a prefix). Relevance, for the order of
  * a search without sorting: each word scores 3 when it is in the title, else 2 in the address or
@@ -10,13 +12,20 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { searchTerms } from '../domain/search-text.js';
 
-const tsquery = (text: string) => sql`to_tsquery('simple', ${text}::text)`;
+/** A term of searchTerms (`mieszkan:`, `mokot:*`) as tsquery text, optionally of one weight. */
+function termText(term: string, weight = ''): string {
+  const prefix = term.endsWith(':*');
+  const lexeme = term.slice(0, term.length - (prefix ? 2 : 1));
+  return prefix || weight ? `'${lexeme}':${prefix ? '*' : ''}${weight}` : `'${lexeme}'`;
+}
+
+const tsquery = (text: string) => sql`${text}::tsquery`;
 
 /** Every word of `search` is in the offer's search vector (a search of no word matches every offer). */
 export function searchCondition(search: string): RawBuilder<SqlBool> {
   const terms = searchTerms(search);
   if (terms.length === 0) return sql<SqlBool>`true`;
-  return sql<SqlBool>`o.search_vector @@ ${tsquery(terms.join(' & '))}`;
+  return sql<SqlBool>`o.search_vector @@ ${tsquery(terms.map((term) => termText(term)).join(' & '))}`;
 }
 
 /**
@@ -28,7 +37,7 @@ export function searchRelevance(search: string): RawBuilder<number> {
   const terms = searchTerms(search);
   if (terms.length === 0) return sql<number>`0`;
   const scores = terms.map(
-    (term) => sql`case when o.search_head @@ ${tsquery(`${term}A`)} then 3 when o.search_head @@ ${tsquery(`${term}B`)} then 2 else 1 end`,
+    (term) => sql`case when o.search_head @@ ${tsquery(termText(term, 'A'))} then 3 when o.search_head @@ ${tsquery(termText(term, 'B'))} then 2 else 1 end`,
   );
   return sql<number>`(${sql.join(scores, sql` + `)})`;
 }

@@ -6,7 +6,6 @@
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../db/database.js';
-import type { OfferSearchWords } from '../domain/search-text.js';
 
 /** A row value: a plain parameter, or an SQL expression such as now(). */
 export type RowValue = string | number | boolean | null | RawBuilder<unknown>;
@@ -35,8 +34,8 @@ export interface OfferRowDraft {
   created_at: string | undefined;
   /** normalized offer_data rendered once; stored as the jsonb offer_data and as offer_data_json. */
   offer_data_json: string;
-  /** The words the offer is found by, per weight (src/domain/search-text.ts). */
-  search: OfferSearchWords;
+  /** The words the offer is found by, as tsvector text (searchVectorText, src/domain/search-text.ts). */
+  search_vector: string;
 }
 
 export interface WriteCounts {
@@ -165,17 +164,17 @@ async function upsertOfferRows(db: Kysely<Database>, drafts: readonly OfferRowDr
       // Typed parameters: both drivers then send each value as its column's type.
       sql`(${d.offer_id}::uuid, ${d.organization_id}::uuid, ${d.external_id}::text, ${d.agent_id}::uuid, ${d.branch_id}::uuid,
         ${d.investment_id}::uuid, ${d.is_active}::boolean, ${d.offer_data_json}::text, ${d.created_at ?? null}::timestamptz,
-        ${d.search.title}::text, ${d.search.place}::text, ${d.search.body}::text)`,
+        ${d.search_vector}::tsvector)`,
   );
   const compared = givenCreatedAt ? [...OFFER_COMPARED, 'created_at'] : [...OFFER_COMPARED];
   const result = await sql<{ created: boolean }>`
     insert into offers (offer_id, organization_id, external_id, agent_id, branch_id, investment_id, is_active,
                         offer_data, offer_data_json, created_at, updated_at, search_vector)
     select v.offer_id, v.organization_id, v.external_id, v.agent_id, v.branch_id, v.investment_id, v.is_active,
-           v.data::jsonb, v.data, coalesce(v.created_at, now()), now(), ecs_search_vector(v.search_title, v.search_place, v.search_body)
+           v.data::jsonb, v.data, coalesce(v.created_at, now()), now(), v.search_vector
     from (values ${sql.join(values)})
       as v (offer_id, organization_id, external_id, agent_id, branch_id, investment_id, is_active, data, created_at,
-            search_title, search_place, search_body)
+            search_vector)
     on conflict (offer_id) do update set
       external_id = excluded.external_id, agent_id = excluded.agent_id, branch_id = excluded.branch_id,
       investment_id = excluded.investment_id, is_active = excluded.is_active, offer_data = excluded.offer_data,

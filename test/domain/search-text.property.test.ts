@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PLACE } from '../../src/db/migrations/2026_11_24_0004_search_vector_from_import.js';
-import { offerSearchWords, searchTerms, searchWords } from '../../src/domain/search-text.js';
+import { offerSearchWords, searchTerms, searchVectorText, searchWords } from '../../src/domain/search-text.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 import { scaled } from '../helpers/scale.js';
 
@@ -47,6 +47,31 @@ describe('search words: TypeScript (import) and SQL (queries) agree', () => {
         const { rows } = await sql<{ terms: string[] }>`
           select ecs_search_terms(q) as terms from unnest(${searches}::text[]) with ordinality as x(q, n) order by n`.execute(db.db);
         expect(searches.map(searchTerms)).toEqual(rows.map((r) => r.terms));
+      }),
+      { numRuns: scaled('SEARCH_TEXT_RUNS', 60, 400) },
+    );
+  });
+
+  it('writes the vector as text that holds exactly the words of each weight', async () => {
+    const part = fc.oneof(text, wordy, fc.constant(''));
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(part, part, part), { minLength: 1, maxLength: 10 }), async (offers) => {
+        const words = offers.map(([title, place, body]) => ({ title: searchWords(title), place: searchWords(place), body: searchWords(body) }));
+        const list = (spaced: string) => spaced.split(' ').filter((w) => w !== '');
+        // array_to_tsvector takes lexemes as they are (no parser): the words of one weight.
+        const { rows } = await sql<{ a: boolean; b: boolean; c: boolean; positions: number }>`
+          select strip(ts_filter(v::tsvector, '{a}')) = array_to_tsvector(t::text[]) as a,
+                 strip(ts_filter(v::tsvector, '{b}')) = array_to_tsvector(p::text[]) as b,
+                 strip(ts_filter(v::tsvector, '{c}')) = array_to_tsvector(b::text[]) as c,
+                 coalesce((select max(pos) from unnest(v::tsvector) as u, unnest(u.positions) as pos), 0)::int as positions
+          from unnest(${words.map(searchVectorText)}::text[], ${words.map((w) => `{${list(w.title).join(',')}}`)}::text[],
+                      ${words.map((w) => `{${list(w.place).join(',')}}`)}::text[], ${words.map((w) => `{${list(w.body).join(',')}}`)}::text[])
+            with ordinality as x(v, t, p, b, n)
+          order by n`.execute(db.db);
+        rows.forEach((row, i) => {
+          const w = words[i]!;
+          expect(row).toEqual({ a: true, b: true, c: true, positions: list(w.title).length + list(w.place).length + list(w.body).length });
+        });
       }),
       { numRuns: scaled('SEARCH_TEXT_RUNS', 60, 400) },
     );
