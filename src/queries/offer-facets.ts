@@ -1,8 +1,9 @@
 /**
  * Facet counts and statistics of the offers a list request matches (extension E3), in one
- * statement: one part for the total and every statistic (one scan with every filter), and one part
- * per facet, which counts with every filter but those on its own field (disjunctive facets: with
- * `address_city eq Kraków` chosen, the city facet still counts the other cities).
+ * statement. A facet counts with every filter but those on its own field (disjunctive facets: with
+ * `address_city eq Kraków` chosen, the city facet still counts the other cities), so each facet on
+ * a filtered field is a part of its own; the total, every statistic and the facets on fields that
+ * no filter names share one scan with every filter (grouping sets).
  */
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { FacetCount, FieldStats, OfferFacetsRequest, OfferFacetsView, OfferField, OfferFilter } from '../domain/offer-query.js';
