@@ -13,6 +13,7 @@ import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../src/db/database.js';
 import { DISTANCE, resolveOfferField, type OfferFilter } from '../src/domain/offer-query.js';
+import { offerFacets } from '../src/queries/offer-facets.js';
 import { OfferReader, type OfferListQuery } from '../src/queries/offers.js';
 
 const url = process.env.DATABASE_URL;
@@ -79,12 +80,32 @@ const cases: Record<string, OfferListQuery> = {
   },
 };
 
+/** The benchmark's sidebar (bench/scenarios.ts, facetBodies): 4 facets and 2 statistics under 3 filters. */
+const facets = {
+  filters: [
+    { field: field('address_city'), operator: 'eq', value: org.city },
+    { field: field('price'), operator: 'between', value: [300_000, 900_000] },
+    { field: field('rooms'), operator: 'in', value: [2, 3] },
+  ] as OfferFilter[],
+  facets: ['address_city', 'rooms', 'market_type', 'has_balcony'].map(field),
+  stats: ['price', 'property_size'].map(field),
+  facetSize: 100,
+};
+
+async function run(name: string): Promise<string> {
+  if (name === 'facets') {
+    const view = await offerFacets(db, visibility, facets);
+    return `total ${view.total}, ${Object.values(view.facets).flat().length} facet values`;
+  }
+  const page = await reader.list(visibility, cases[name]!);
+  return `total ${page.total}, ${page.items.length} items`;
+}
+
 const only = process.argv[2];
-for (const [name, query] of Object.entries(cases)) {
+for (const name of [...Object.keys(cases), 'facets']) {
   if (only && only !== name) continue;
   captured.length = 0;
-  const page = await reader.list(visibility, query);
-  process.stdout.write(`\n=== ${name}: total ${page.total}, ${page.items.length} items\n`);
+  process.stdout.write(`\n=== ${name}: ${await run(name)}\n`);
   for (const compiled of captured) {
     process.stdout.write(`--- ${compiled.sql.replace(/\s+/g, ' ')}\n    parameters ${JSON.stringify(compiled.parameters)}\n`);
     const plan = await pool.query(`explain (analyze, buffers) ${compiled.sql}`, compiled.parameters as unknown[]);

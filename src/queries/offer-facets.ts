@@ -1,8 +1,9 @@
 /**
  * Facet counts and statistics of the offers a list request matches (extension E3), in one
- * statement: one part for the total and every statistic (one scan with every filter), and one part
- * per facet, which counts with every filter but those on its own field (disjunctive facets: with
- * `address_city eq Kraków` chosen, the city facet still counts the other cities).
+ * statement. A facet counts with every filter but those on its own field (disjunctive facets: with
+ * `address_city eq Kraków` chosen, the city facet still counts the other cities), so each facet on
+ * a filtered field is a part of its own; the total, every statistic and the facets on fields that
+ * no filter names share one scan with every filter (grouping sets).
  */
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { FacetCount, FieldStats, OfferFacetsRequest, OfferFacetsView, OfferField, OfferFilter } from '../domain/offer-query.js';
@@ -57,6 +58,30 @@ function isDateTime(field: OfferField): boolean {
   return field.kind === 'datetime' || field.kind === 'datetime_ms' || field.kind === 'datetime_offset';
 }
 
+/**
+ * The total, the statistics and the facets `fields` (none of them filtered) from one scan:
+ * `grouping sets ((), (f1), (f2), ...)`. grouping(f1, ..., fn) tells the sets apart: all bits set
+ * for the empty set (the total), all but field i's bit (value 1 << (n - 1 - i)) for field i. Each
+ * facet keeps its `facetSize` most frequent values, in the order a single facet's query gives.
+ */
+function sharedScan(fields: readonly OfferField[], statsObject: RawBuilder<unknown>, where: RawBuilder<SqlBool>, facetSize: number): RawBuilder<unknown> {
+  const exprs = fields.map(fieldExpression);
+  const n = fields.length;
+  const grouping = sql`grouping(${sql.join(exprs)})`;
+  const everything = 2 ** n - 1;
+  const setOf = (i: number) => everything - 2 ** (n - 1 - i);
+  const name = sql`case ${grouping} ${sql.join(fields.map((field, i) => sql`when ${sql.lit(setOf(i))} then ${sql.lit(field.name)}::text`), sql` `)} end`;
+  const value = sql`case ${grouping} ${sql.join(exprs.map((expr, i) => sql`when ${sql.lit(setOf(i))} then to_jsonb(${expr})`), sql` `)} end`;
+  const order = sql.join(fields.map((field) => sql`${valueOrder(field)} asc nulls last`));
+  return sql`(select part, name, value, count, stats from (
+      select case ${grouping} when ${sql.lit(everything)} then 'all' else 'facet' end::text as part, ${name} as name, ${value} as value,
+        count(*)::int as count, case ${grouping} when ${sql.lit(everything)} then ${statsObject} end as stats, ${grouping} as grouping_set,
+        row_number() over (partition by ${grouping} order by count(*) desc, ${order}) as rank
+      from offers as o where ${where}
+      group by grouping sets ((), ${sql.join(exprs.map((expr) => sql`(${expr})`))})
+    ) as sets where rank <= ${facetSize} order by grouping_set desc, rank)`;
+}
+
 export async function offerFacets(
   db: ReadDb,
   visibility: Visibility,
@@ -76,9 +101,17 @@ export async function offerFacets(
             return sql`${sql.lit(field.name)}::text, jsonb_build_object('min', min(${x}), 'max', max(${x}), 'avg', ${avg}, 'count', count(${x}))`;
           }),
         )})`;
-  const all = sql`select 'all'::text as part, null::text as name, null::jsonb as value, count(*)::int as count, ${statsObject} as stats
-    from offers as o where ${base} and ${conditions(request)}`;
-  const facetParts = request.facets.map((field) => {
+  const where = sql<SqlBool>`${base} and ${conditions(request)}`;
+  // A facet on a field that no filter names counts under every filter, as the total does: one scan
+  // of the matching offers serves the total, the statistics and all such facets.
+  const isFiltered = (field: OfferField) => request.filters.some((f) => f.field.name === field.name);
+  const shared = request.facets.filter((field) => !isFiltered(field));
+  const all =
+    shared.length === 0
+      ? sql`select 'all'::text as part, null::text as name, null::jsonb as value, count(*)::int as count, ${statsObject} as stats
+    from offers as o where ${where}`
+      : sharedScan(shared, statsObject, where, request.facetSize);
+  const facetParts = request.facets.filter(isFiltered).map((field) => {
     const expr = fieldExpression(field);
     return sql`(select 'facet'::text as part, ${sql.lit(field.name)}::text as name, to_jsonb(${expr}) as value, count(*)::int as count, null::jsonb as stats
       from offers as o where ${base} and ${conditions(request, field)}
