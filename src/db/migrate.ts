@@ -12,6 +12,7 @@ import * as searchVectorFromImport from './migrations/2026_11_24_0004_search_vec
 import * as websiteScope from './migrations/2026_11_24_0005_website_scope.js';
 import * as changeFeed from './migrations/2026_11_24_0006_change_feed.js';
 import * as webhooks from './migrations/2026_11_24_0007_webhooks.js';
+import * as feedStatistics from './migrations/2026_11_25_0009_feed_statistics.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026_11_21_0001_initial': initial,
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_24_0005_website_scope': websiteScope,
   '2026_11_24_0006_change_feed': changeFeed,
   '2026_11_24_0007_webhooks': webhooks,
+  '2026_11_25_0009_feed_statistics': feedStatistics,
 };
 
 function migrator(db: Kysely<Database>): Migrator {
