@@ -1,10 +1,10 @@
 /**
  * EXPLAIN (ANALYZE, BUFFERS) of the benchmark's list queries, built by the service's own query code
- * (src/queries/offers.ts), on a database holding an imported catalog:
+ * (src/queries/offers.ts, and the change feed's page, src/queries/changes.ts), on a database holding an imported catalog:
  *
  *   npx tsx bench/catalog.ts --offers 100000 --out /tmp/catalog.ndjson
  *   createdb plans && DATABASE_URL=postgres://postgres@127.0.0.1:5432/plans npx tsx src/cli/index.ts import /tmp/catalog.ndjson
- *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/plans npx tsx bench/explain-plans.ts [default|filtered|deep|investment]
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/plans npx tsx bench/explain-plans.ts [default|filtered|deep|investment|changes-first|changes-since]
  *
  * Read-only (the import brought the schema up to date). docs/performance.md shows the plans abridged.
  * PGOPTIONS_EXTRA=' -c random_page_cost=1.1' tries other planner settings for the session.
@@ -13,6 +13,7 @@ import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../src/db/database.js';
 import { DISTANCE, resolveOfferField, type OfferFilter } from '../src/domain/offer-query.js';
+import { readChangesPage, type ChangesPageQuery } from '../src/queries/changes.js';
 import { offerFacets } from '../src/queries/offer-facets.js';
 import { OfferReader, type OfferListQuery } from '../src/queries/offers.js';
 
@@ -101,15 +102,36 @@ async function run(name: string): Promise<string> {
   return `total ${page.total}, ${page.items.length} items`;
 }
 
-const only = process.argv[2];
-for (const name of [...Object.keys(cases), 'facets']) {
-  if (only && only !== name) continue;
-  captured.length = 0;
-  process.stdout.write(`\n=== ${name}: ${await run(name)}\n`);
+async function explainCaptured(): Promise<void> {
   for (const compiled of captured) {
     process.stdout.write(`--- ${compiled.sql.replace(/\s+/g, ' ')}\n    parameters ${JSON.stringify(compiled.parameters)}\n`);
     const plan = await pool.query(`explain (analyze, buffers) ${compiled.sql}`, compiled.parameters as unknown[]);
     for (const row of plan.rows as Record<string, string>[]) process.stdout.write(`    ${row['QUERY PLAN']}\n`);
   }
+}
+
+const only = process.argv[2];
+for (const name of [...Object.keys(cases), 'facets']) {
+  if (only && only !== name) continue;
+  captured.length = 0;
+  process.stdout.write(`\n=== ${name}: ${await run(name)}\n`);
+  await explainCaptured();
+}
+
+// The change feed (E5): a first sync's first page of 1,000, and a page from a cursor in the middle.
+const { rows: feeds } = await pool.query<{ website_id: string; middle: string }>(`
+  select website_id, (percentile_disc(0.5) within group (order by seq))::text as middle
+  from website_changes where website_id = (select website_id from websites where organization_id = $1 order by website_id limit 1)
+  group by website_id`, [org.organization_id]);
+const changeCases: Record<string, ChangesPageQuery> = {
+  'changes-first': { since: undefined, limit: 1000, cursors: { form: 'sync-start' } },
+  'changes-since': { since: feeds[0]?.middle ?? '0', limit: 1000, cursors: { form: 'plain' } },
+};
+for (const [name, query] of Object.entries(changeCases)) {
+  if ((only && only !== name) || !feeds[0]) continue;
+  captured.length = 0;
+  const page = await readChangesPage(db, feeds[0].website_id, query);
+  process.stdout.write(`\n=== ${name}: ${page.changesJson.length} characters of JSON, has_more ${page.hasMore}\n`);
+  await explainCaptured();
 }
 await db.destroy();

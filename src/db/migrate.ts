@@ -13,6 +13,7 @@ import * as websiteScope from './migrations/2026_11_24_0005_website_scope.js';
 import * as changeFeed from './migrations/2026_11_24_0006_change_feed.js';
 import * as webhooks from './migrations/2026_11_24_0007_webhooks.js';
 import * as searchHead from './migrations/2026_11_25_0008_search_head.js';
+import * as feedStatistics from './migrations/2026_11_25_0009_feed_statistics.js';
 import * as facetCoveringIndex from './migrations/2026_11_25_0010_facet_covering_index.js';
 
 const MIGRATIONS: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_24_0006_change_feed': changeFeed,
   '2026_11_24_0007_webhooks': webhooks,
   '2026_11_25_0008_search_head': searchHead,
+  '2026_11_25_0009_feed_statistics': feedStatistics,
   '2026_11_25_0010_facet_covering_index': facetCoveringIndex,
 };
 

@@ -1,8 +1,8 @@
 /**
  * The change feed's writes (extension E5), inside the import's transaction: after the content is
  * written and before the commit, each website of each organization the import touched compares
- * what its keys see now (the visible set) with its rows in website_changes, in set-based SQL (two
- * statements per website, whatever the number of entities):
+ * what its keys see now (the visible set) with its rows in website_changes, in set-based SQL (one
+ * statement per website, whatever the number of entities, reading the visible set once):
  *
  *   - an entity that is new, changed (another offer version; for the other kinds, another
  *     updated_at) or visible again becomes an `upsert` with a new seq;
@@ -84,67 +84,60 @@ function visibleSql(website: FeedWebsite): RawBuilder<unknown> {
 
 interface KindCount {
   kind: ChangeKind;
+  op: keyof ChangeCounts;
   n: number;
 }
 
-/** New, changed and reappeared entities become upserts (one statement). */
-async function writeUpserts(db: Kysely<Database>, website: FeedWebsite): Promise<KindCount[]> {
+/**
+ * Compares the website's visible set with its feed and writes the differences, in ONE statement:
+ * the visible set (a scan of the organization's offers) is read once, full-joined with the
+ * website's feed rows, and every change is one row of the same upsert:
+ *
+ *   - new, changed or reappeared entities: `upsert`, numbered first, in (rank, id) order;
+ *   - entities the feed has as `upsert` that are no longer visible: `delete`, numbered after them,
+ *     in their old feed order.
+ *
+ * A delete always meets its own row (ON CONFLICT), so it updates it as an upsert updates a
+ * changed one. The version each change carries is decided in `changed`, from the row it replaces:
+ * offers carry the offer's version (for a delete, the offer's current one, if it still exists),
+ * other kinds count their changes (1 when new).
+ */
+async function writeChanges(db: Kysely<Database>, website: FeedWebsite): Promise<KindCount[]> {
   const w = website.websiteId;
   const result = await sql<KindCount>`
     with visible as (${visibleSql(website)}),
+    feed as (
+      select c.kind, c.entity_id, c.op, c.version, c.updated_at, c.seq from website_changes c where c.website_id = ${w}::uuid
+    ),
     changed as (
-      select v.kind, v.entity_id, v.version, v.updated_at
+      select coalesce(v.kind, f.kind) as kind, coalesce(v.entity_id, f.entity_id) as entity_id,
+        case when v.entity_id is null then 'delete' else 'upsert' end as op,
+        case
+          when v.entity_id is null and f.kind = 'offer' then coalesce((select o.version from offers o where o.offer_id = f.entity_id), f.version)
+          when v.entity_id is null then f.version + 1
+          when v.kind = 'offer' then v.version
+          else coalesce(f.version + 1, 1) end as version,
+        case when v.entity_id is null then now() else v.updated_at end as updated_at
       from visible v
-      left join website_changes c on c.website_id = ${w}::uuid and c.kind = v.kind and c.entity_id = v.entity_id
-      where c.entity_id is null or c.op = 'delete'
-        or (case when v.version is null then c.updated_at is distinct from v.updated_at else c.version <> v.version end)
-      order by v.rank, v.entity_id
+      full join feed f on f.kind = v.kind and f.entity_id = v.entity_id
+      where (v.entity_id is null and f.op = 'upsert')
+        or (v.entity_id is not null and (f.entity_id is null or f.op = 'delete'
+          or (case when v.version is null then f.updated_at is distinct from v.updated_at else f.version <> v.version end)))
+      order by v.entity_id is null, v.rank, v.entity_id, f.seq
     ),
     written as (
       insert into website_changes as c (website_id, kind, entity_id, op, version, updated_at, seq, changed_at)
-      select ${w}::uuid, ch.kind, ch.entity_id, 'upsert', coalesce(ch.version, 1), ch.updated_at, nextval('website_change_seq'), now()
+      select ${w}::uuid, ch.kind, ch.entity_id, ch.op, ch.version, ch.updated_at, nextval('website_change_seq'), now()
       from changed ch
       on conflict (website_id, kind, entity_id) do update set
-        op = 'upsert',
-        version = case when c.kind = 'offer' then excluded.version else c.version + 1 end,
+        op = excluded.op,
+        version = excluded.version,
         updated_at = excluded.updated_at,
         seq = excluded.seq,
         changed_at = excluded.changed_at
-      returning c.kind
+      returning c.kind, c.op
     )
-    select kind, count(*)::int as n from written group by kind`.execute(db);
-  return result.rows;
-}
-
-/** Entities the website has as `upsert` that it no longer sees become deletes (one statement). */
-async function writeDeletes(db: Kysely<Database>, website: FeedWebsite): Promise<KindCount[]> {
-  const w = website.websiteId;
-  const result = await sql<KindCount>`
-    with visible as materialized (${visibleSql(website)}),
-    gone as (
-      select c.kind, c.entity_id
-      from website_changes c
-      left join visible v on v.kind = c.kind and v.entity_id = c.entity_id
-      where c.website_id = ${w}::uuid and c.op = 'upsert' and v.entity_id is null
-      order by c.seq
-    ),
-    numbered as (
-      select g.kind, g.entity_id, nextval('website_change_seq') as seq from gone g
-    ),
-    written as (
-      update website_changes c set
-        op = 'delete',
-        seq = n.seq,
-        changed_at = now(),
-        updated_at = now(),
-        version = case
-          when c.kind = 'offer' then coalesce((select o.version from offers o where o.offer_id = c.entity_id), c.version)
-          else c.version + 1 end
-      from numbered n
-      where c.website_id = ${w}::uuid and c.kind = n.kind and c.entity_id = n.entity_id
-      returning c.kind
-    )
-    select kind, count(*)::int as n from written group by kind`.execute(db);
+    select kind, op, count(*)::int as n from written group by kind, op`.execute(db);
   return result.rows;
 }
 
@@ -181,16 +174,12 @@ export async function recordWebsiteChanges(
   for (const website of websites.rows) {
     const counts: Partial<Record<ChangeKind, ChangeCounts>> = {};
     let changed = false;
-    const count = (rows: KindCount[], op: keyof ChangeCounts) => {
-      for (const row of rows) {
-        if (row.n === 0) continue;
-        const entry = (counts[row.kind] ??= { upsert: 0, delete: 0 });
-        entry[op] += row.n;
-        changed = true;
-      }
-    };
-    count(await writeUpserts(trx, website), 'upsert');
-    count(await writeDeletes(trx, website), 'delete');
+    for (const row of await writeChanges(trx, website)) {
+      if (row.n === 0) continue;
+      const entry = (counts[row.kind] ??= { upsert: 0, delete: 0 });
+      entry[row.op] += row.n;
+      changed = true;
+    }
     if (changed) summaries.push({ websiteId: website.websiteId, cursor: encodeCursor(await feedHead(trx, website.websiteId)), counts });
   }
   const { nestloop, work_mem: workMem } = before.rows[0]!;

@@ -53,6 +53,9 @@ export async function pruneOffers(db: Kysely<Database>, organizationIds: readonl
 /**
  * Vacuums and analyzes the content tables, so that the very next list query uses the offer indexes
  * (index-only where it can) instead of waiting for autovacuum, which may take minutes or be off.
+ * The change feed too: without statistics the planner takes a website's whole feed after the
+ * cursor and sorts it for every page (20 ms for 10,000 changes) instead of reading the page from
+ * its index in order (0.5 ms).
  * It also moves the search index's pending entries into the index proper, which after 100,000 new
  * offers takes longer than the API's statement timeout: the session lifts it for these statements.
  * VACUUM cannot run inside a transaction: call it after the commit.
@@ -62,7 +65,7 @@ export async function refreshPlannerStatistics(db: Kysely<Database>): Promise<vo
     await sql`set statement_timeout = 0`.execute(session);
     try {
       await sql`vacuum (analyze) offers`.execute(session);
-      await sql`analyze agents, branches, investments`.execute(session);
+      await sql`analyze agents, branches, investments, website_changes`.execute(session);
     } finally {
       await sql`reset statement_timeout`.execute(session);
     }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeCursor, decodePosition, encodeCursor, encodeSyncCursor } from '../../src/domain/change-feed.js';
+import { toApiTimestamp } from '../../src/domain/timestamps.js';
 import { purgeTombstones, recordWebsiteChanges } from '../../src/writes/change-feed.js';
 import { bumpContentVersion } from '../../src/writes/content-version.js';
 import { setWebsiteScope } from '../../src/writes/websites.js';
@@ -223,6 +224,54 @@ describe('GET /api/v1/changes', () => {
     await setWebsiteScope(t.db.db, WEBSITE_A1, null);
     await apply(held, scoped);
     expect([...held].sort()).toEqual(await listed());
+  });
+
+  it('writes each page byte for byte as JSON.stringify of the changes would (cursors, timestamps)', async () => {
+    // The database writes the page's JSON (src/queries/changes.ts): compare it with the API's own
+    // functions, on timestamps with and without microseconds and on 19-digit seqs (longest cursors).
+    await sql`update offers set is_active = false, version = version + 1, updated_at = now() where offer_id = ${OFFER.warszawa}`.execute(t.db.db);
+    await record();
+    await sql`update website_changes c set updated_at = t.at::timestamptz
+      from (select seq, (array['2025-01-31 09:15:00+00', '2025-01-31 09:15:00.12+00', '2025-01-31 09:15:00.000001+00',
+          '2025-12-31 23:59:59.999999+00', '0999-01-02 03:04:05.5+00'])[row_number() over (order by seq)] as at
+        from website_changes where website_id = ${WEBSITE_A1}::uuid) t
+      where c.website_id = ${WEBSITE_A1}::uuid and c.seq = t.seq and t.at is not null`.execute(t.db.db);
+    await sql`update website_changes set seq = seq + 9223372036854000000 where website_id = ${WEBSITE_A1}::uuid`.execute(t.db.db);
+    const { rows } = await sql<{ seq: string; kind: string; entity_id: string; op: string; version: number; updated_at: string }>`
+      select seq::text as seq, kind, entity_id, op, version, updated_at from website_changes
+      where website_id = ${WEBSITE_A1}::uuid order by seq`.execute(t.db.db);
+    const floor = (await sql<{ f: string }>`select coalesce(max(floor_seq), 0)::text as f from website_feeds where website_id = ${WEBSITE_A1}::uuid`.execute(t.db.db)).rows[0]!.f;
+    const head = rows.at(-1)!.seq;
+    expect(rows.some((r) => r.op === 'delete')).toBe(true);
+    const json = (changes: typeof rows, cursorOf: (seq: string) => string, next: string, more: boolean) =>
+      JSON.stringify({
+        changes: changes.map((r) => ({ cursor: cursorOf(r.seq), kind: r.kind, id: r.entity_id, op: r.op, version: r.version, updated_at: toApiTimestamp(r.updated_at) })),
+        next_cursor: next,
+        has_more: more,
+      });
+    const body = async (url: string) => {
+      const res = await get(t, url);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      return res.body;
+    };
+
+    // Plain cursors, deletes included: the whole feed, then two changes and has_more.
+    const since = encodeCursor(rows[0]!.seq);
+    expect(await body(`/api/v1/changes?since=${since}&limit=1000`)).toBe(json(rows.slice(1), encodeCursor, encodeCursor(head), false));
+    expect(await body(`/api/v1/changes?since=${since}&limit=2`)).toBe(json(rows.slice(1, 3), encodeCursor, encodeCursor(rows[2]!.seq), true));
+    // A first sync: upserts only, positions that carry where it began; then its next page.
+    const upserts = rows.filter((r) => r.op === 'upsert');
+    const began = BigInt(head) > BigInt(floor) ? head : floor;
+    const syncCursor = (seq: string) => encodeSyncCursor(seq, began);
+    expect(await body('/api/v1/changes?limit=1000')).toBe(json(upserts, syncCursor, encodeCursor(began), false));
+    expect(await body('/api/v1/changes?limit=3')).toBe(json(upserts.slice(0, 3), syncCursor, syncCursor(upserts[2]!.seq), true));
+    expect(await body(`/api/v1/changes?limit=3&since=${syncCursor(upserts[2]!.seq)}`)).toBe(
+      json(upserts.slice(3, 6), syncCursor, syncCursor(upserts[5]!.seq), true),
+    );
+    // Nothing after the head: an empty page.
+    expect(await body(`/api/v1/changes?since=${encodeCursor(head)}`)).toBe(json([], encodeCursor, encodeCursor(head), false));
+    expect(toApiTimestamp(rows[0]!.updated_at)).toBe('2025-01-31T09:15:00Z');
   });
 
   it('needs a key like every /api/v1 operation', async () => {
