@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyMigratedDataDir } from '../helpers/db.js';
 import { runCliProcess, startServer, stopServer, type ServerProcess } from '../helpers/processes.js';
 import { scaled } from '../helpers/scale.js';
 import { EXAMPLE_OFFER, EXAMPLE_WEBSITE, exampleBundleWithPrice } from '../helpers/example-bundle.js';
@@ -20,6 +21,9 @@ const ROUNDS = scaled('EMBEDDED_IMPORT_ROUNDS', 2, 5);
 let server: ServerProcess;
 
 beforeAll(async () => {
+  // A migrated folder rather than an empty one: a first start would load the demo, which takes
+  // long and which this test does not use.
+  copyMigratedDataDir(dataDir);
   // The response cache on and a long poll interval: only the command's own refresh can make a change visible at once.
   server = await startServer({ ...env, RESPONSE_CACHE: 'on', CONTENT_POLL_MS: '60000' });
 });
