@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Tests run against a real database: in-memory PGlite by default, or a throwaway database on the
@@ -10,6 +11,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two test files at a time even on 2 cores (vitest's default is one fewer than the cores: one
+    // file at a time there). A file spends much of its time waiting: for a process it started, a
+    // timer, the database's start; the other file uses the core meanwhile.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     reporters: process.env.CI ? ['default'] : ['default'],
   },
 });

@@ -1,26 +1,42 @@
 /**
- * Once per test run (vitest globalSetup): a migrated embedded database, dumped to a file, from
- * which every PGlite test database starts (helpers/db.ts). Loading it takes a fraction of a second
- * where creating and migrating a database takes two.
+ * Once per test run (vitest globalSetup):
+ * - dist/ brought up to date with src/ (scripts/build-if-stale.mjs, a few milliseconds when it is):
+ *   the tests that need real processes run the build, as `npm start` and `npm run cli` do
+ *   (helpers/processes.ts);
+ * - a migrated embedded database, in a folder and dumped to a file, from which every PGlite test
+ *   database starts (helpers/db.ts): loading the dump or copying the folder takes a fraction of a
+ *   second where creating and migrating a database takes several.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import { migrateToLatest } from '../src/db/migrate.js';
 
+const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+
+function buildIfStale(): void {
+  const build = spawnSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: projectRoot, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`building dist/ for the process tests failed:\n${build.stderr}`);
+}
+
 export default async function setup(): Promise<() => void> {
+  buildIfStale();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ecs-test-template-'));
+  const dataDir = path.join(dir, 'data');
   const file = path.join(dir, 'migrated.tar');
-  const client = await PGlite.create('memory://');
+  const client = await PGlite.create(dataDir);
   const db = new Kysely<unknown>({ dialect: new PGliteDialect(client) });
   await migrateToLatest(db as never);
   const dump = await client.dumpDataDir('none');
   fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   await db.destroy();
-  // Test files run in processes forked after this: they inherit the variable.
+  // Test files run in processes forked after this: they inherit the variables.
   process.env.ECS_TEST_PGLITE_TEMPLATE = file;
+  process.env.ECS_TEST_PGLITE_TEMPLATE_DIR = dataDir;
   return () => fs.rmSync(dir, { recursive: true, force: true });
 }

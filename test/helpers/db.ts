@@ -47,6 +47,17 @@ function migratedTemplate(): Blob | undefined {
   return file && fs.existsSync(file) ? new Blob([fs.readFileSync(file)]) : undefined;
 }
 
+/**
+ * Fills the new folder `dataDir` with the migrated embedded database that test/global-setup.ts
+ * made, and says whether it could (else the folder is left alone: migrate it yourself).
+ */
+export function copyMigratedDataDir(dataDir: string): boolean {
+  const template = process.env.ECS_TEST_PGLITE_TEMPLATE_DIR;
+  if (!template || !fs.existsSync(template)) return false;
+  fs.cpSync(template, dataDir, { recursive: true });
+  return true;
+}
+
 export async function createTestDb(options: { migrate?: boolean } = {}): Promise<TestDb> {
   let handle: DbHandle;
   let url: string | undefined;

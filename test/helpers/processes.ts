@@ -3,8 +3,11 @@
  * kill -9, first start, output):
  * - prepareDatabase(): a database a process can open, with the HTTP test fixture in it: a
  *   throwaway PostgreSQL database when TEST_DATABASE_URL is set, an embedded PGlite folder otherwise;
- * - startServer(): `src/server.ts` in a process of its own, resolved once it listens;
- * - spawnCli() / runCliProcess(): `src/cli/index.ts` in a process of its own.
+ * - startServer(): the server (`dist/server.js`) in a process of its own, resolved once it listens;
+ * - spawnCli() / runCliProcess(): the command line (`dist/cli/index.js`) in a process of its own.
+ * The processes run the build, as `npm start` and `npm run cli` do: test/global-setup.ts brings
+ * dist/ up to date with src/ once per run. Through tsx, each process spent about two seconds of CPU
+ * compiling before it started, and these tests start about a hundred.
  * Every process is killed after the test file if it is still running (helpers/teardown.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -14,7 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { createThrowawayPostgres, onPostgres } from './db.js';
+import { copyMigratedDataDir, createThrowawayPostgres, onPostgres } from './db.js';
 import { insertFixture } from './fixtures.js';
 import { freePort, waitForPort } from './net.js';
 import { closeAfterFile } from './teardown.js';
@@ -39,8 +42,9 @@ export async function prepareDatabase(): Promise<PreparedDatabase> {
     return { env: { DATABASE_URL: url }, kind: 'postgres', destroy: drop };
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ecs-pglite-'));
+  copyMigratedDataDir(dir);
   const handle = await openDatabase({ dataDir: dir });
-  await migrateToLatest(handle.db);
+  await migrateToLatest(handle.db); // nothing left to do after the copy
   await insertFixture(handle.db);
   await handle.close();
   return {
@@ -58,8 +62,15 @@ export interface ServerProcess {
   exited: Promise<number | string | null>;
 }
 
-/** The entry point to run; ECS_SERVER_ENTRY lets one try a patched copy against these tests. */
-const SERVER_ENTRY = process.env.ECS_SERVER_ENTRY ?? 'src/server.ts';
+/**
+ * `node` and its arguments for the server: dist/server.js, or ECS_SERVER_ENTRY (through tsx when it
+ * is TypeScript), which lets one try a patched copy against these tests.
+ */
+function serverCommand(): string[] {
+  const entry = process.env.ECS_SERVER_ENTRY;
+  if (entry === undefined || entry === '') return ['dist/server.js'];
+  return entry.endsWith('.ts') ? ['--import', 'tsx', entry] : [entry];
+}
 
 /** Environment of a child process: ours with `env` over it; an undefined value removes a variable. */
 function childEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
@@ -76,13 +87,13 @@ function killAfterFile(child: ChildProcess): void {
 }
 
 /**
- * Starts `src/server.ts` (PORT: a free one, HOST 127.0.0.1, LOG_LEVEL warn unless `env` says
+ * Starts the server (`dist/server.js`; PORT: a free one, HOST 127.0.0.1, LOG_LEVEL warn unless `env` says
  * otherwise) and resolves once it accepts connections.
  */
 export async function startServer(env: Record<string, string | undefined>): Promise<ServerProcess> {
   const port = Number(env.PORT ?? (await freePort()));
-  // `node --import tsx` rather than the tsx wrapper: the signal goes straight to the server.
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_ENTRY], {
+  // node itself (no wrapper in between): the signal goes straight to the server.
+  const child = spawn(process.execPath, serverCommand(), {
     cwd: projectRoot,
     env: childEnv({ HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port) }),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -114,9 +125,9 @@ export interface CliProcess {
   exited: Promise<number | string | null>;
 }
 
-/** Runs `src/cli/index.ts ARGS` in a process of its own (environment: ours with `env` over it). */
+/** Runs `dist/cli/index.js ARGS` in a process of its own (environment: ours with `env` over it). */
 export function spawnCli(args: readonly string[], env: Record<string, string | undefined>): CliProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
+  const child = spawn(process.execPath, ['dist/cli/index.js', ...args], {
     cwd: projectRoot,
     env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],

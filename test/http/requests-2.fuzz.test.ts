@@ -1,14 +1,14 @@
 /**
  * Fuzzing, part 2 of 2 (the parts run in parallel): random and mutated requests through inject().
  * Never a 5xx, always a JSON error body, security headers on everything, heap flat. FUZZ_REQUESTS
- * sets the number per part (5,000 in `npm test`, 50,000 with TEST_FULL=1, see helpers/scale.ts);
+ * sets the number per part (2,000 in `npm test`, 50,000 with TEST_FULL=1, see helpers/scale.ts);
  * FUZZ_SEED replays a run.
  */
 import { describe, expect, it } from 'vitest';
 import { scaled } from '../helpers/scale.js';
 import { runFuzz } from './fuzz-runner.js';
 
-const COUNT = scaled('FUZZ_REQUESTS', 5_000, 50_000);
+const COUNT = scaled('FUZZ_REQUESTS', 2_000, 50_000);
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) + 1 : 0x5eed0002;
 
 describe('fuzzing, part 2', () => {

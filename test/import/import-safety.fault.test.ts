@@ -16,7 +16,7 @@ import { openDatabase, type DbHandle } from '../../src/db/connect.js';
 import type { Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { IMPORT_LOCK_KEY } from '../../src/import/index.js';
-import { onPostgres } from '../helpers/db.js';
+import { copyMigratedDataDir, onPostgres } from '../helpers/db.js';
 import { insertFixture, ORG_A, uid, WEBSITE_A1 } from '../helpers/fixtures.js';
 import { createPostgresDatabase, pgClusterAvailable } from '../helpers/pg-cluster.js';
 import { projectRoot, spawnCli } from '../helpers/processes.js';
@@ -162,6 +162,7 @@ describe.runIf(postgresAvailable)('import safety on PostgreSQL', () => {
 describe('import safety on the embedded database (PGlite)', () => {
   it('kill -9 in the middle of a large import leaves every table as it was', async () => {
     const dataDir = path.join(tmp, 'pglite');
+    copyMigratedDataDir(dataDir);
     const seed = await openDatabase({ dataDir });
     await migrateToLatest(seed.db);
     await insertFixture(seed.db);

@@ -5,6 +5,7 @@ import { OFFER_DATA_FIELDS, type OfferDataField } from '../../src/domain/offer-f
 import { parseRfc3339 } from '../../src/domain/timestamps.js';
 import { importBundle, ImportRejectedError, memorySource, openBundleFile } from '../../src/import/index.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
+import { scaled } from '../helpers/scale.js';
 import { dumpDatabase, offer, offerRow, resetDatabase, tmpFile, type Json } from './helpers.js';
 
 let t: TestDb;
@@ -84,7 +85,7 @@ describe('property: valid offer_data round-trips through the import', () => {
         const again = await importBundle(t.db, memorySource({ offers: structuredClone(offers) }));
         expect(again.changed).toBe(false);
       }),
-      { numRuns: 40 },
+      { numRuns: scaled('IMPORT_VALUE_RUNS', 15, 40) },
     );
   });
 });
@@ -119,7 +120,7 @@ describe('property: junk never crashes the importer', () => {
           expect(await dumpDatabase(t.db)).toEqual(before);
         }
       }),
-      { numRuns: 150 },
+      { numRuns: scaled('IMPORT_RECORD_RUNS', 60, 150) },
     );
   });
 
@@ -141,7 +142,7 @@ describe('property: junk never crashes the importer', () => {
           expect(error).toBeInstanceOf(ImportRejectedError);
         }
       }),
-      { numRuns: 150 },
+      { numRuns: scaled('IMPORT_LINE_RUNS', 60, 150) },
     );
   });
 });

@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, post, type TestApp } from '../helpers/app.js';
+import { scaled } from '../helpers/scale.js';
 import {
   AGENTS,
   BRANCHES,
@@ -170,7 +171,7 @@ describe('offer queries against a reference evaluation', () => {
         runs++;
         if (page.items.length > 0) withItems++;
       }),
-      { numRuns: 300 },
+      { numRuns: scaled('QUERY_RUNS', 100, 300) },
     );
     expect(withItems).toBeGreaterThan(runs / 4);
   });
@@ -189,7 +190,7 @@ describe('offer queries against a reference evaluation', () => {
         const expected = evaluate(world, WORLD_ORG, { filters: [], sort: { field, direction }, page: 1, size: 10_000 });
         expect(seen).toEqual(expected.ids);
       }),
-      { numRuns: 15 },
+      { numRuns: scaled('QUERY_WALK_RUNS', 6, 15) },
     );
   });
 });

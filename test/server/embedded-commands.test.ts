@@ -7,16 +7,23 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyMigratedDataDir } from '../helpers/db.js';
 import { runCliProcess, startServer, stopServer, type ServerProcess } from '../helpers/processes.js';
+import { scaled } from '../helpers/scale.js';
 import { EXAMPLE_OFFER, EXAMPLE_WEBSITE, exampleBundleWithPrice } from '../helpers/example-bundle.js';
 
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ecs-embedded-cli-'));
 const dataDir = path.join(tmp, 'data');
 const env = { DATA_DIR: dataDir, DATABASE_URL: undefined };
+/** Imports after the first, each a command line process of its own. */
+const ROUNDS = scaled('EMBEDDED_IMPORT_ROUNDS', 2, 5);
 let server: ServerProcess;
 
 beforeAll(async () => {
+  // A migrated folder rather than an empty one: a first start would load the demo, which takes
+  // long and which this test does not use.
+  copyMigratedDataDir(dataDir);
   // The response cache on and a long poll interval: only the command's own refresh can make a change visible at once.
   server = await startServer({ ...env, RESPONSE_CACHE: 'on', CONTENT_POLL_MS: '60000' });
 });
@@ -45,7 +52,7 @@ describe('the command line while the embedded service runs', () => {
     };
     expect((await price()).offer_data.price).toBe(500_000);
 
-    for (let round = 1; round <= 5; round++) {
+    for (let round = 1; round <= ROUNDS; round++) {
       const next = 500_000 + round * 1_000;
       const imported = await runCliProcess(['import', bundleWithPrice(next), '--json'], env);
       expect(imported.code, imported.stderr).toBe(0);

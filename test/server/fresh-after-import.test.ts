@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createThrowawayPostgres, onPostgres } from '../helpers/db.js';
 import { runCliProcess, startServer, stopServer } from '../helpers/processes.js';
+import { scaled } from '../helpers/scale.js';
 import { EXAMPLE_OFFER, EXAMPLE_WEBSITE, exampleBundleWithPrice } from '../helpers/example-bundle.js';
 
 
@@ -19,6 +20,8 @@ let database: { url: string; drop: () => Promise<void> };
 let key: string;
 
 const bundleWithPrice = (price: number) => exampleBundleWithPrice(tmp, price);
+/** Imports per server, each a command line process of its own. */
+const ROUNDS = scaled('FRESH_IMPORT_ROUNDS', 2, 4);
 
 beforeAll(async () => {
   if (!onPostgres) return;
@@ -50,7 +53,7 @@ describe.skipIf(!onPostgres)('fresh after import (PostgreSQL: NOTIFY in the impo
         };
         // Warm every worker's response cache with the current answer.
         for (let i = 0; i < 4 * workers; i++) await price();
-        for (let round = 1; round <= 4; round++) {
+        for (let round = 1; round <= ROUNDS; round++) {
           const next = 400_000 + workers * 100_000 + round * 1_000;
           const imported = await runCliProcess(['import', bundleWithPrice(next), '--json'], env);
           expect(imported.code, imported.stderr).toBe(0);

@@ -1,5 +1,5 @@
 /**
- * Graceful shutdown of the real server process (`tsx src/server.ts`) under a load of 20 requests
+ * Graceful shutdown of the real server process (`node dist/server.js`) under a load of 20 requests
  * always in flight, each on a connection of its own.
  *
  * Behind a load balancer (SHUTDOWN_DELAY_MS > 0, the balancer stops routing shortly after the

@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import Negotiator from 'negotiator';
 import { describe, expect, it } from 'vitest';
+import { scaled } from '../helpers/scale.js';
 import { OFFERED_TYPES, preferredFormat, rateOfferedTypes } from '../../src/http/negotiate.js';
 
 describe('preferredFormat', () => {
@@ -90,7 +91,7 @@ describe('preferredFormat', () => {
       fc.property(header, (accept) => {
         expect(['json', 'xml']).toContain(preferredFormat(accept));
       }),
-      { numRuns: 5000 },
+      { numRuns: scaled('NEGOTIATE_RUNS', 1000, 5000) },
     );
   });
 
@@ -130,7 +131,7 @@ describe('the Accept parser against negotiator', () => {
         const theirs = new Negotiator({ headers: { accept } }).mediaTypes(offeredStrings);
         expect(ours).toEqual(theirs);
       }),
-      { numRuns: 3000 },
+      { numRuns: scaled('NEGOTIATE_ORDER_RUNS', 1000, 3000) },
     );
   });
 });
