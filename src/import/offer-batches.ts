@@ -17,8 +17,13 @@ import { storedOwners } from '../writes/import-lookups.js';
 import { rememberSeenOffers } from '../writes/import-session.js';
 import { upsertOffers, type OfferRowDraft } from '../writes/import-rows.js';
 
-/** A batch is sent when it holds this many offers (batchSize) or this much offer_data text, whichever first. */
-const BATCH_BYTES = 2 * 1024 * 1024;
+/**
+ * A batch is sent when it holds this many offers (batchSize) or this much offer_data text, whichever
+ * first. 1 MB (about 160 offers of the benchmark's 6.5 KB) measured as fast as 2 MB on 100,000 offers
+ * and kept the import's peak RSS about 30 MB lower (269 MB against 298 MB): two batches are in
+ * flight, each also carrying its search vectors.
+ */
+const BATCH_BYTES = 1 * 1024 * 1024;
 
 type OfferLinks = Pick<OfferInput, 'offer_id' | 'organization_id' | 'agent_id' | 'branch_id' | 'investment_id'>;
 
