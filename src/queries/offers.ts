@@ -23,7 +23,7 @@ import { sql, type AliasedRawBuilder, type RawBuilder } from 'kysely';
 import type { OfferBodyCache } from '../cache/offer-body-cache.js';
 import { prepared } from '../db/prepared.js';
 import { offerInScopeSql, offerScopeCondition, scopeJson } from '../db/website-scope.js';
-import type { OfferInclude, OfferListRequest } from '../domain/offer-query.js';
+import { DISTANCE, type OfferInclude, type OfferListRequest } from '../domain/offer-query.js';
 import type { OfferView, OffersPageView } from '../domain/offer-view.js';
 import type { Agent, Branch, Investment, Organization } from '../domain/resources.js';
 import type { Visibility } from '../domain/visibility.js';
@@ -205,9 +205,10 @@ async function listOffers(
       : sql`${key} desc`;
 
   const offset = Math.min((query.page - 1) * query.size, MAX_OFFSET);
-  // A search in relevance order ranks every match anyway, so the page's statement also counts them;
-  // a separate count would search the index a second time.
-  const countInPage = query.search !== undefined && !query.sort;
+  // A search in relevance order, or a distance sort, computes the order of every match anyway (no
+  // index gives it), so the page's statement also counts them; a separate count would find the
+  // matches a second time.
+  const countInPage = query.sort ? query.sort.field.name === DISTANCE.name : query.search !== undefined;
   const countColumn = countInPage ? [sql<string>`count(*) over ()`.as('matches')] : [];
   // The first page reads its rows directly (the index gives the order, LIMIT stops early); a later
   // page first finds its keys past the OFFSET, then reads only those rows (a deferred join).
