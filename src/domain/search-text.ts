@@ -40,14 +40,20 @@ export function searchWords(...texts: ReadonlyArray<string | null | undefined>):
   return [...words].join(' ');
 }
 
+/** A word of a search: its stem, and whether it matches as a prefix (the last word, still being typed). */
+export interface SearchTerm {
+  lexeme: string;
+  prefix: boolean;
+}
+
 /**
- * A search as tsquery terms, one per word: stemmed, the last one a prefix (`mieszkania mokot` →
- * `mieszkan:`, `mokot:*`); a weight letter appended restricts a term to that weight (`mokot:*A`).
- * The same as the SQL function ecs_search_terms, which the property test holds it to.
+ * A search as terms, one per word: stemmed, the last one a prefix (`mieszkania mokot` → `mieszkan`,
+ * `mokot` as a prefix). The same as the SQL function ecs_search_terms (`{mieszkan:,mokot:*}`),
+ * which the property test holds it to.
  */
-export function searchTerms(search: string): string[] {
+export function searchTerms(search: string): SearchTerm[] {
   const words = foldWords(search);
-  return words.map((word, i) => stemWord(word) + (i === words.length - 1 ? ':*' : ':'));
+  return words.map((word, i) => ({ lexeme: stemWord(word), prefix: i === words.length - 1 }));
 }
 
 /** The three weights of an offer's search vector: title; address and external id; description. */

@@ -10,12 +10,10 @@
  * external id, else 1 in the description; the offer's score is the sum.
  */
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import { searchTerms } from '../domain/search-text.js';
+import { searchTerms, type SearchTerm } from '../domain/search-text.js';
 
-/** A term of searchTerms (`mieszkan:`, `mokot:*`) as tsquery text, optionally of one weight. */
-function termText(term: string, weight = ''): string {
-  const prefix = term.endsWith(':*');
-  const lexeme = term.slice(0, term.length - (prefix ? 2 : 1));
+/** A term as tsquery text (`'mieszkan'`, `'mokot':*`), optionally of one weight (`'mokot':*A`). */
+function termText({ lexeme, prefix }: SearchTerm, weight = ''): string {
   return prefix || weight ? `'${lexeme}':${prefix ? '*' : ''}${weight}` : `'${lexeme}'`;
 }
 
