@@ -244,7 +244,6 @@ async function listOffers(
     rows = await readPage();
     // A page past the last holds no row to carry the count.
     total = rows[0]?.matches !== undefined ? Number(rows[0].matches) : offset === 0 ? 0 : await countAll();
-    for (const row of rows) delete row.matches;
   } else {
     [total, rows] = await Promise.all([countAll(), readPage()]);
   }
