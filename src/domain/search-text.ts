@@ -31,13 +31,13 @@ export function stemWord(word: string): string {
   return m ? m[1]! : word;
 }
 
-/** Every distinct word of the texts, folded and stemmed, separated by spaces (one weight of the vector). */
-export function searchWords(...texts: ReadonlyArray<string | null | undefined>): string {
+/** Every distinct word of the texts, folded and stemmed (one weight of the vector). */
+export function searchWords(...texts: ReadonlyArray<string | null | undefined>): string[] {
   const folded = new Set<string>();
   for (const text of texts) for (const word of foldWords(text)) folded.add(word);
   const words = new Set(folded);
   for (const word of folded) words.add(stemWord(word));
-  return [...words].join(' ');
+  return [...words];
 }
 
 /** A word of a search: its stem, and whether it matches as a prefix (the last word, still being typed). */
@@ -58,9 +58,9 @@ export function searchTerms(search: string): SearchTerm[] {
 
 /** The three weights of an offer's search vector: title; address and external id; description. */
 export interface OfferSearchWords {
-  title: string;
-  place: string;
-  body: string;
+  title: string[];
+  place: string[];
+  body: string[];
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
@@ -92,9 +92,9 @@ const MAX_WORD_LENGTH = 2047;
 export function searchVectorText(words: OfferSearchWords): string {
   const parts: string[] = [];
   let position = 0;
-  for (const [text, weight] of [[words.title, 'A'], [words.place, 'B'], [words.body, 'C']] as const) {
-    for (const word of text.split(' ')) {
-      if (word === '' || word.length > MAX_WORD_LENGTH) continue;
+  for (const [list, weight] of [[words.title, 'A'], [words.place, 'B'], [words.body, 'C']] as const) {
+    for (const word of list) {
+      if (word.length > MAX_WORD_LENGTH) continue;
       position += 1;
       parts.push(`'${word}':${Math.min(position, MAX_POSITION)}${weight}`);
     }
