@@ -26,6 +26,7 @@ import {
   type ResponseCache,
 } from '../../cache/response-cache.js';
 import type { Metrics } from '../../metrics/metrics.js';
+import { JSON_TYPE } from '../content-types.js';
 import { preferredFormat } from '../negotiate.js';
 import { addVary } from '../vary.js';
 import { preferredEncoding } from './accept-encoding.js';
@@ -39,8 +40,6 @@ export const COMPRESS_MIN_BYTES = 1024;
  * changes whenever an import runs, and a 304 costs little. `private`: answers depend on the key.
  */
 export const CACHE_CONTROL = 'private, no-cache';
-
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 const variantEtags = (etag: string): string[] => [etag, variantEtag(etag, 'br'), variantEtag(etag, 'gzip')];
 

@@ -5,10 +5,10 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { JSON_TYPE } from '../content-types.js';
 import { isDatabaseUnavailable } from '../db-errors.js';
 import { echoRequestId } from './request-log.js';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
 /** Retry-After of a 503 (database unreachable, statement timeout, no pooled connection in time). */
 const RETRY_AFTER_SECONDS = 5;
 

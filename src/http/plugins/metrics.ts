@@ -8,9 +8,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { METRICS_CONTENT_TYPE, type Metrics } from '../../metrics/metrics.js';
 import { bearerMatches, METRICS_PATH, type MetricsText } from '../../metrics/serve.js';
+import { JSON_TYPE } from '../content-types.js';
 import { routeOf } from './request-log.js';
-
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Counts and times one answer; also called for the answers that skip the onResponse hooks. */
 export function countRequest(metrics: Metrics, request: FastifyRequest, reply: FastifyReply): void {

@@ -24,6 +24,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import { Redis } from 'ioredis';
 import { hashKey } from '../../domain/api-keys.js';
 import { presentedKey } from '../auth/authenticate.js';
+import { JSON_TYPE } from '../content-types.js';
 
 export const RATE_LIMIT_WINDOW_SECONDS = 60;
 const WINDOW_MS = RATE_LIMIT_WINDOW_SECONDS * 1000;
@@ -141,7 +142,7 @@ export async function registerRateLimit(scope: FastifyInstance, options: RateLim
     return reply
       .code(429)
       .header('retry-after', String(retryAfter))
-      .type('application/json; charset=utf-8')
+      .type(JSON_TYPE)
       .send({ detail: 'Rate limit exceeded' });
   });
 }

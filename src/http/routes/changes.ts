@@ -7,6 +7,7 @@
 import Type from 'typebox';
 import { CHANGES_DEFAULT_LIMIT, CURSOR_MAX_LENGTH, decodePosition, encodeCursor, encodeSyncCursor, type SyncPosition } from '../../domain/change-feed.js';
 import { readChangesPage } from '../../queries/changes.js';
+import { JSON_TYPE } from '../content-types.js';
 import { defineOperation, sendDetail } from '../operation.js';
 import { ChangesQuery } from '../schemas/changes.js';
 import { errorResponses } from '../schemas/errors.js';
@@ -19,8 +20,6 @@ interface ChangesInput {
 }
 
 export const EXPIRED_CURSOR = 'Cursor expired';
-
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 const SinceQuery = Type.Object({ since: ChangesQuery.properties.since });
 const LimitQuery = Type.Object({ limit: ChangesQuery.properties.limit });

@@ -7,6 +7,7 @@ import { offersPageToJsonBytes, offerToJsonBytes, type OfferView, type OffersPag
 import { investmentExists } from '../../queries/investments.js';
 import type { OfferInclude, OfferListRequest } from '../../domain/offer-query.js';
 import { offersPageToXml, offerToXml } from '../../xml/offer-xml.js';
+import { JSON_TYPE, XML_TYPE } from '../content-types.js';
 import { preferredFormat } from '../negotiate.js';
 import { addVary } from '../vary.js';
 import { defineOperation, sendDetail, type OperationContext } from '../operation.js';
@@ -14,9 +15,6 @@ import { OFFER_QUERY_DESCRIPTION } from '../schemas/descriptions.js';
 import { errorResponses } from '../schemas/errors.js';
 import { InvestmentIdParams, OfferIdParams, OfferIncludeQuery, OffersRequestBodySchema } from '../schemas/requests.js';
 import { checkInclude, checkOffersBody } from '../validation/offer-request.js';
-
-const JSON_TYPE = 'application/json; charset=utf-8';
-const XML_TYPE = 'application/xml; charset=utf-8';
 
 /** A 200 with the JSON and the XML media type of the same resource. */
 const jsonOrXml = (description: string, schema: unknown) => ({
