@@ -7,7 +7,7 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/plans npx tsx bench/explain-plans.ts [default|filtered|deep|investment|changes-first|changes-since]
  *
  * Read-only (the import brought the schema up to date). docs/performance.md shows the plans abridged.
- * PGOPTIONS_EXTRA=' -c random_page_cost=1.1' tries other planner settings for the session.
+ * SEARCH="taras przym" explains another search-box query. PGOPTIONS_EXTRA=' -c random_page_cost=1.1' tries other planner settings for the session.
  */
 import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
 import pg from 'pg';
@@ -73,7 +73,7 @@ const cases: Record<string, OfferListQuery> = {
   },
   ...(investments[0] ? { investment: { ...base, filters: [], investmentId: investments[0].investment_id } } : {}),
   // Search extensions (E1, E2): a search box query by relevance, a radius sorted by distance.
-  search: { ...base, filters: [], search: 'mieszkanie balkon' },
+  search: { ...base, filters: [], search: process.env.SEARCH ?? 'mieszkanie balkon' },
   radius: {
     ...base,
     filters: [{ field: field('location'), operator: 'within_radius', value: { ...center, km: 3 } }] as OfferFilter[],

@@ -15,6 +15,7 @@ import * as webhooks from './migrations/2026_11_24_0007_webhooks.js';
 import * as searchHead from './migrations/2026_11_25_0008_search_head.js';
 import * as feedStatistics from './migrations/2026_11_25_0009_feed_statistics.js';
 import * as facetCoveringIndex from './migrations/2026_11_25_0010_facet_covering_index.js';
+import * as searchByOrganization from './migrations/2026_11_25_0011_search_by_organization.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026_11_21_0001_initial': initial,
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_25_0008_search_head': searchHead,
   '2026_11_25_0009_feed_statistics': feedStatistics,
   '2026_11_25_0010_facet_covering_index': facetCoveringIndex,
+  '2026_11_25_0011_search_by_organization': searchByOrganization,
 };
 
 function migrator(db: Kysely<Database>): Migrator {

@@ -23,11 +23,11 @@ interface PartRow {
 }
 
 /** The conditions of a request, optionally without the filters on one field. */
-function conditions(request: OfferFacetsRequest, without?: OfferField): RawBuilder<SqlBool> {
+function conditions(request: OfferFacetsRequest, organizationId: string, without?: OfferField): RawBuilder<SqlBool> {
   const parts: RawBuilder<SqlBool>[] = request.filters
     .filter((f: OfferFilter) => without === undefined || f.field.name !== without.name)
     .map(filterCondition);
-  if (request.search !== undefined) parts.push(searchCondition(request.search));
+  if (request.search !== undefined) parts.push(searchCondition(request.search, organizationId));
   return parts.length === 0 ? sql<SqlBool>`true` : sql<SqlBool>`${sql.join(parts, sql` and `)}`;
 }
 
@@ -101,7 +101,7 @@ export async function offerFacets(
             return sql`${sql.lit(field.name)}::text, jsonb_build_object('min', min(${x}), 'max', max(${x}), 'avg', ${avg}, 'count', count(${x}))`;
           }),
         )})`;
-  const where = sql<SqlBool>`${base} and ${conditions(request)}`;
+  const where = sql<SqlBool>`${base} and ${conditions(request, visibility.organizationId)}`;
   // A facet on a field that no filter names counts under every filter, as the total does: one scan
   // of the matching offers serves the total, the statistics and all such facets.
   const isFiltered = (field: OfferField) => request.filters.some((f) => f.field.name === field.name);
@@ -114,7 +114,7 @@ export async function offerFacets(
   const facetParts = request.facets.filter(isFiltered).map((field) => {
     const expr = fieldExpression(field);
     return sql`(select 'facet'::text as part, ${sql.lit(field.name)}::text as name, to_jsonb(${expr}) as value, count(*)::int as count, null::jsonb as stats
-      from offers as o where ${base} and ${conditions(request, field)}
+      from offers as o where ${base} and ${conditions(request, visibility.organizationId, field)}
       group by ${expr} order by count(*) desc, ${valueOrder(field)} asc nulls last limit ${request.facetSize})`;
   });
   const statement = sql<PartRow>`${sql.join([all, ...facetParts], sql` union all `)}`;

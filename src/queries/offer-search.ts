@@ -1,7 +1,9 @@
 /**
  * Full-text search in SQL (extension E1). The query becomes terms in TypeScript
  * (src/domain/search-text.ts), with the same folding and stemming that built the offers' search
- * vectors, and reaches the database as one tsquery, which the offers' GIN index answers. Terms are
+ * vectors, and reaches the database as one tsquery, which the offers' GIN index answers: its key is
+ * the vector plus a lexeme naming the offer's organization (migration 2026_11_25_0011), and the
+ * query asks for the caller's, so the index alone finds the organization's matches. Terms are
  * written as tsquery text with quoted lexemes, as the vectors are (searchVectorText): the database's
  * text parser never splits a word on either side (it reads `2e9a` as the number `2e9` and `a`).
  *
@@ -19,11 +21,22 @@ function termText({ lexeme, prefix }: SearchTerm, weight = ''): string {
 
 const tsquery = (text: string) => sql`${text}::tsquery`;
 
-/** Every word of `search` is in the offer's search vector (a search of no word matches every offer). */
-export function searchCondition(search: string): RawBuilder<SqlBool> {
+/**
+ * The lexeme that ecs_organization_lexeme gives the organization in the index key (`#` and the
+ * uuid: no search word has a `#`).
+ */
+const organizationTerm = (organizationId: string) => `'#${organizationId.toLowerCase()}'`;
+
+/**
+ * Every word of `search` is in the offer's search vector (a search of no word matches every
+ * offer). The expression is the one offers_org_search_idx is built on, so the index answers it;
+ * the caller's other conditions still hold the offer to its organization.
+ */
+export function searchCondition(search: string, organizationId: string): RawBuilder<SqlBool> {
   const terms = searchTerms(search);
   if (terms.length === 0) return sql<SqlBool>`true`;
-  return sql<SqlBool>`o.search_vector @@ ${tsquery(terms.map((term) => termText(term)).join(' & '))}`;
+  const words = terms.map((term) => termText(term));
+  return sql<SqlBool>`(o.search_vector || ecs_organization_lexeme(o.organization_id)) @@ ${tsquery([organizationTerm(organizationId), ...words].join(' & '))}`;
 }
 
 /**

@@ -189,7 +189,7 @@ async function listOffers(
   let matching = activeOffersOf(db, visibility);
   if (query.investmentId !== undefined) matching = matching.where('o.investment_id', '=', query.investmentId);
   for (const filter of query.filters) matching = matching.where(filterCondition(filter));
-  if (query.search !== undefined) matching = matching.where(searchCondition(query.search));
+  if (query.search !== undefined) matching = matching.where(searchCondition(query.search, organizationId));
 
   // As asked; else the best matches of a search first; else newest first. offer_id breaks ties,
   // so pages never overlap.
