@@ -216,6 +216,8 @@ describe('facets against the list and an in-memory evaluation', () => {
       search: fc.option(searchArb, { nil: undefined }),
       geo: fc.option(geoArb, { nil: undefined }),
       filter: fc.option(plainFilterArb, { nil: undefined }),
+      // A second one: up to three filtered facet fields at once (rooms, has_balcony, city...).
+      filter2: fc.option(plainFilterArb, { nil: undefined }),
       city: fc.option(fc.constantFrom(...PLACES.map((p) => p.city)), { nil: undefined }),
     });
     await fc.assert(
@@ -223,6 +225,7 @@ describe('facets against the list and an in-memory evaluation', () => {
         const filters = [
           ...(request.geo ? [{ field: 'location', ...request.geo }] : []),
           ...(request.filter ? [request.filter] : []),
+          ...(request.filter2 ? [request.filter2] : []),
           ...(request.city ? [{ field: 'address_city', operator: 'eq', value: request.city }] : []),
         ];
         const body = { filters, ...(request.search !== undefined ? { search: request.search } : {}), facets: [...FACETS], stats: [...STATS] };
@@ -247,6 +250,11 @@ describe('facets against the list and an in-memory evaluation', () => {
             const own = value === null ? { field, operator: 'is_null', value: true } : { field, operator: 'eq', value };
             expect(count, `${field} = ${JSON.stringify(value)}`).toBe(await listTotal([...others, own]));
           }
+          // Every value is there (the world has fewer than facet_size of each): the counts add up
+          // to the offers that the other filters match, and no value is listed with 0.
+          expect(counts.length).toBeLessThan(100);
+          expect(counts.every((c) => c.count > 0)).toBe(true);
+          expect(counts.reduce((sum, c) => sum + c.count, 0), `${field}: sum of counts`).toBe(await listTotal(others));
         }
         // Statistics over the matching offers, evaluated here.
         const matching = world.filter(
@@ -255,6 +263,7 @@ describe('facets against the list and an in-memory evaluation', () => {
             o.is_active &&
             (request.geo === undefined || matchesGeo(o, request.geo)) &&
             (request.filter === undefined || matchesPlain(o, request.filter)) &&
+            (request.filter2 === undefined || matchesPlain(o, request.filter2)) &&
             (request.city === undefined || o.data.address_city === request.city) &&
             (request.search === undefined || searchScore(documents.get(o.offer_id)!, request.search) !== undefined),
         );
