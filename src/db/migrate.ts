@@ -16,6 +16,7 @@ import * as searchHead from './migrations/2026_11_25_0008_search_head.js';
 import * as feedStatistics from './migrations/2026_11_25_0009_feed_statistics.js';
 import * as facetCoveringIndex from './migrations/2026_11_25_0010_facet_covering_index.js';
 import * as searchByOrganization from './migrations/2026_11_25_0011_search_by_organization.js';
+import * as locationIndexOfferId from './migrations/2026_11_25_0012_location_index_offer_id.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026_11_21_0001_initial': initial,
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_25_0009_feed_statistics': feedStatistics,
   '2026_11_25_0010_facet_covering_index': facetCoveringIndex,
   '2026_11_25_0011_search_by_organization': searchByOrganization,
+  '2026_11_25_0012_location_index_offer_id': locationIndexOfferId,
 };
 
 function migrator(db: Kysely<Database>): Migrator {

@@ -211,9 +211,13 @@ async function listOffers(
   const countInPage = query.sort ? query.sort.field.name === DISTANCE.name : query.search !== undefined;
   const countColumn = countInPage ? [sql<string>`count(*) over ()`.as('matches')] : [];
   // The first page reads its rows directly (the index gives the order, LIMIT stops early); a later
-  // page first finds its keys past the OFFSET, then reads only those rows (a deferred join).
+  // page first finds its keys past the OFFSET, then reads only those rows (a deferred join). So does
+  // a distance sort's first page: offers_org_location_idx holds the coordinates and offer_id, so
+  // every match is found, measured and ranked from the index alone, and only the page's rows are
+  // read from the table (not the 700 rows of a 3 km circle).
+  const byDistance = query.sort?.field.name === DISTANCE.name;
   const pageQuery =
-    offset === 0
+    offset === 0 && !byDistance
       ? matching
           .select([...offerColumns('o'), ...countColumn])
           .orderBy(order(sortKey))
