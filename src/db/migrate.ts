@@ -17,6 +17,7 @@ import * as feedStatistics from './migrations/2026_11_25_0009_feed_statistics.js
 import * as facetCoveringIndex from './migrations/2026_11_25_0010_facet_covering_index.js';
 import * as searchByOrganization from './migrations/2026_11_25_0011_search_by_organization.js';
 import * as locationIndexOfferId from './migrations/2026_11_25_0012_location_index_offer_id.js';
+import * as noStatisticsForPayloads from './migrations/2026_11_25_0013_no_statistics_for_payloads.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026_11_21_0001_initial': initial,
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_25_0010_facet_covering_index': facetCoveringIndex,
   '2026_11_25_0011_search_by_organization': searchByOrganization,
   '2026_11_25_0012_location_index_offer_id': locationIndexOfferId,
+  '2026_11_25_0013_no_statistics_for_payloads': noStatisticsForPayloads,
 };
 
 function migrator(db: Kysely<Database>): Migrator {

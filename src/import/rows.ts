@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { hashKey, VISIBLE_PREFIX_LENGTH } from '../domain/api-keys.js';
 import { toLocation } from '../domain/entities.js';
 import { normalizeOfferData, renderOfferDataJson } from '../domain/offer-data.js';
-import { offerSearchWords, searchVectorText } from '../domain/search-text.js';
+import { offerSearchWords, searchVector } from '../domain/search-text.js';
 import { toStoredTimestamp } from '../domain/timestamps.js';
 import { WEEKDAYS } from '../domain/resources.js';
 import { normalizeWebsiteScope } from '../domain/website-scope.js';
@@ -138,6 +138,6 @@ export function offerRow(r: OfferInput): OfferRowDraft {
     is_active: r.is_active ?? true,
     created_at: r.created_at === undefined ? undefined : toStoredTimestamp(r.created_at),
     offer_data_json: text,
-    search_vector: searchVectorText(offerSearchWords(stored, r.external_id)),
+    search_vector: searchVector(offerSearchWords(stored, r.external_id)),
   };
 }

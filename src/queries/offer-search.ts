@@ -4,8 +4,8 @@
  * vectors, and reaches the database as one tsquery, which the offers' GIN index answers: its key is
  * the vector plus a lexeme naming the offer's organization (migration 2026_11_25_0011), and the
  * query asks for the caller's, so the index alone finds the organization's matches. Terms are
- * written as tsquery text with quoted lexemes, as the vectors are (searchVectorText): the database's
- * text parser never splits a word on either side (it reads `2e9a` as the number `2e9` and `a`).
+ * written as tsquery text with quoted lexemes: the database's text parser never splits a word on
+ * either side (it reads `2e9a` as the number `2e9` and `a`).
  *
  * An offer matches when every word matches (the last one as a prefix). Relevance, for the order of
  * a search without sorting: each word scores 3 when it is in the title, else 2 in the address or

@@ -6,6 +6,7 @@
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../db/database.js';
+import type { SearchVector } from '../domain/search-text.js';
 
 /** A row value: a plain parameter, or an SQL expression such as now(). */
 export type RowValue = string | number | boolean | null | RawBuilder<unknown>;
@@ -34,8 +35,8 @@ export interface OfferRowDraft {
   created_at: string | undefined;
   /** normalized offer_data rendered once; stored as the jsonb offer_data and as offer_data_json. */
   offer_data_json: string;
-  /** The words the offer is found by, as tsvector text (searchVectorText, src/domain/search-text.ts). */
-  search_vector: string;
+  /** The words the offer is found by (src/domain/search-text.ts): binary for pg, text for PGlite. */
+  search_vector: SearchVector;
 }
 
 export interface WriteCounts {

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrateDownAll, migrateToLatest } from '../../src/db/migrate.js';
 import { createTestDb } from '../helpers/db.js';
+import { insertFixture } from '../helpers/fixtures.js';
 
 describe('migrations', () => {
   it('apply, undo and apply again on an empty database', async () => {
@@ -22,6 +23,21 @@ describe('migrations', () => {
         where table_schema = 'public' and table_name not like 'kysely_%'`.execute(t.db);
       expect(after.rows[0]!.n).toBe(0);
       await migrateToLatest(t.db);
+    } finally {
+      await t.destroy();
+    }
+  });
+
+  it('gathers no planner statistics for the offers\' JSON and search vectors (migration 0013)', async () => {
+    const t = await createTestDb();
+    try {
+      await insertFixture(t.db);
+      await sql`analyze offers`.execute(t.db);
+      const { rows } = await sql<{ attname: string }>`
+        select attname::text from pg_stats where schemaname = 'public' and tablename = 'offers' order by attname`.execute(t.db);
+      const analyzed = rows.map((r) => r.attname);
+      expect(analyzed).toEqual(expect.arrayContaining(['organization_id', 'price', 'address_city', 'is_active']));
+      for (const skipped of ['offer_data', 'offer_data_json', 'search_vector', 'search_head']) expect(analyzed).not.toContain(skipped);
     } finally {
       await t.destroy();
     }

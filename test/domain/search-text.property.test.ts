@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PLACE } from '../../src/db/migrations/2026_11_24_0004_search_vector_from_import.js';
-import { offerSearchWords, searchTerms, searchVectorText, searchWords } from '../../src/domain/search-text.js';
+import { offerSearchWords, searchTerms, searchVector, searchWords } from '../../src/domain/search-text.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 import { scaled } from '../helpers/scale.js';
 
@@ -66,7 +66,7 @@ describe('search words: TypeScript (import) and SQL (queries) agree', () => {
                  strip(ts_filter(v::tsvector, '{b}')) = array_to_tsvector(p::text[]) as b,
                  strip(ts_filter(v::tsvector, '{c}')) = array_to_tsvector(b::text[]) as c,
                  coalesce((select max(pos) from unnest(v::tsvector) as u, unnest(u.positions) as pos), 0)::int as positions
-          from unnest(${words.map(searchVectorText)}::text[], ${words.map((w) => `{${w.title.join(',')}}`)}::text[],
+          from unnest(${words.map((w) => String(searchVector(w)))}::text[], ${words.map((w) => `{${w.title.join(',')}}`)}::text[],
                       ${words.map((w) => `{${w.place.join(',')}}`)}::text[], ${words.map((w) => `{${w.body.join(',')}}`)}::text[])
             with ordinality as x(v, t, p, b, n)
           order by n`.execute(db.db);
@@ -79,6 +79,33 @@ describe('search words: TypeScript (import) and SQL (queries) agree', () => {
     );
   });
 
+  it('sends the same vector in tsvector binary form (pg) as in text form', async () => {
+    const part = fc.oneof(text, wordy, fc.constant(''));
+    // Positions past 16383 are clamped to it: a word in two weights there keeps one position.
+    const many = Array.from({ length: 17_000 }, (_, i) => `w${i}`);
+    const clamped = { title: ['w1', 'abc'], place: many, body: [...many.slice(16_000), 'abc', 'w1', 'tail'] };
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(part, part, part), { minLength: 1, maxLength: 10 }), fc.boolean(), async (offers, withClamped) => {
+        const words = offers.map(([title, place, body]) => ({ title: searchWords(title), place: searchWords(place), body: searchWords(body) }));
+        if (withClamped) words.push(clamped);
+        for (const w of words) {
+          const vector = searchVector(w);
+          // The text the tsvector input reads, written plainly: every word and position as it comes.
+          let position = 0;
+          const plain = ([[w.title, 'A'], [w.place, 'B'], [w.body, 'C']] as const)
+            .flatMap(([list, weight]) => list.map((word) => `'${word}':${Math.min(++position, 16383)}${weight}`))
+            .join(' ');
+          // The vector goes as a parameter of its own: binary with pg, its text with PGlite.
+          const { rows } = await sql<{ sent: string; text: string; plain: string }>`
+            select ${vector}::tsvector::text as sent, ${String(vector)}::tsvector::text as text, ${plain}::tsvector::text as plain`.execute(db.db);
+          expect(rows[0]!.sent).toBe(rows[0]!.plain);
+          expect(rows[0]!.text).toBe(rows[0]!.plain);
+        }
+      }),
+      { numRuns: scaled('SEARCH_TEXT_RUNS', 30, 200) },
+    );
+  });
+
   it('gives the vector that the migration fills existing rows with, weight by weight', async () => {
     const externalId = 'KRK-Łódź/7';
     const data = {
@@ -88,11 +115,11 @@ describe('search words: TypeScript (import) and SQL (queries) agree', () => {
       description_clean_text: 'Przestronne mieszkanie z balkonem, blisko parku.',
     };
     const words = offerSearchWords(data, externalId);
-    // The vector the import writes (searchVectorText) against the one the migration filled old rows
+    // The vector the import writes (searchVector) against the one the migration filled old rows
     // with: positions differ (the import lists each word once); the words of each weight must not.
     const { rows } = await sql<{ weight: string; same: boolean }>`
       select w.weight, strip(ts_filter(ours, array[w.weight]::"char"[])) = strip(ts_filter(migrated, array[w.weight]::"char"[])) as same
-      from (select ${searchVectorText(words)}::tsvector as ours, ecs_search_vector(
+      from (select ${searchVector(words)}::tsvector as ours, ecs_search_vector(
               ecs_search_words(offer_data ->> 'title'), ecs_search_words(${sql.raw(PLACE)}), ecs_search_words(offer_data ->> 'description_clean_text')) as migrated
             from (select ${JSON.stringify(data)}::jsonb as offer_data, ${externalId}::text as external_id) as offers) as v,
            unnest(array['a', 'b', 'c']) as w(weight)`.execute(db.db);

@@ -8,7 +8,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database, LocationData, OpenTime } from '../../src/db/database.js';
 import { hashKey } from '../../src/domain/api-keys.js';
 import { normalizeOfferData, renderOfferDataJson } from '../../src/domain/offer-data.js';
-import { offerSearchWords, searchVectorText, type OfferSearchWords } from '../../src/domain/search-text.js';
+import { offerSearchWords, searchVector as vectorOf, type OfferSearchWords } from '../../src/domain/search-text.js';
 
 /** A deterministic UUID from a small number and a tag letter (readable in failures). */
 export const uid = (tag: string, n: number): string =>
@@ -163,7 +163,7 @@ export interface OfferSeed {
 }
 
 /** The offer's search vector as the import writes it. */
-const searchVector = (w: OfferSearchWords) => sql<string>`${searchVectorText(w)}::tsvector`;
+const searchVector = (w: OfferSearchWords) => sql<string>`${vectorOf(w)}::tsvector`;
 
 export async function insertOffers(db: Kysely<Database>, seeds: readonly OfferSeed[]): Promise<void> {
   for (let i = 0; i < seeds.length; i += 200) {
