@@ -96,10 +96,13 @@ describe('search words: TypeScript (import) and SQL (queries) agree', () => {
             .flatMap(([list, weight]) => list.map((word) => `'${word}':${Math.min(++position, 16383)}${weight}`))
             .join(' ');
           // The vector goes as a parameter of its own: binary with pg, its text with PGlite.
-          const { rows } = await sql<{ sent: string; text: string; plain: string }>`
-            select ${vector}::tsvector::text as sent, ${String(vector)}::tsvector::text as text, ${plain}::tsvector::text as plain`.execute(db.db);
+          const { rows } = await sql<{ sent: string; text: string; plain: string; canonical: Uint8Array }>`
+            select ${vector}::tsvector::text as sent, ${String(vector)}::tsvector::text as text, ${plain}::tsvector::text as plain,
+                   tsvectorsend(${plain}::tsvector) as canonical`.execute(db.db);
           expect(rows[0]!.sent).toBe(rows[0]!.plain);
           expect(rows[0]!.text).toBe(rows[0]!.plain);
+          // Byte for byte what the server itself sends for the vector: merged, words in its order.
+          expect(Buffer.from(rows[0]!.canonical).equals(vector.binary)).toBe(true);
         }
       }),
       { numRuns: scaled('SEARCH_TEXT_RUNS', 30, 200) },
