@@ -221,6 +221,8 @@ export interface WebsiteChangeTable {
   /** bigint, read as text. */
   seq: ColumnType<string, string | number, string | number>;
   changed_at: TimestampDefault;
+  /** The change's JSON but its cursor (`","kind":…}`), written with the row by ecs_change_entry. */
+  entry_json: string;
 }
 
 /** Per website: the highest seq of a tombstone purged by retention (older cursors have expired). */

@@ -18,6 +18,7 @@ import * as facetCoveringIndex from './migrations/2026_11_25_0010_facet_covering
 import * as searchByOrganization from './migrations/2026_11_25_0011_search_by_organization.js';
 import * as locationIndexOfferId from './migrations/2026_11_25_0012_location_index_offer_id.js';
 import * as noStatisticsForPayloads from './migrations/2026_11_25_0013_no_statistics_for_payloads.js';
+import * as changeEntryJson from './migrations/2026_11_25_0014_change_entry_json.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026_11_21_0001_initial': initial,
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_25_0011_search_by_organization': searchByOrganization,
   '2026_11_25_0012_location_index_offer_id': locationIndexOfferId,
   '2026_11_25_0013_no_statistics_for_payloads': noStatisticsForPayloads,
+  '2026_11_25_0014_change_entry_json': changeEntryJson,
 };
 
 function migrator(db: Kysely<Database>): Migrator {

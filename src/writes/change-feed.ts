@@ -126,15 +126,17 @@ async function writeChanges(db: Kysely<Database>, website: FeedWebsite): Promise
       order by v.entity_id is null, v.rank, v.entity_id, f.seq
     ),
     written as (
-      insert into website_changes as c (website_id, kind, entity_id, op, version, updated_at, seq, changed_at)
-      select ${w}::uuid, ch.kind, ch.entity_id, ch.op, ch.version, ch.updated_at, nextval('website_change_seq'), now()
+      insert into website_changes as c (website_id, kind, entity_id, op, version, updated_at, seq, changed_at, entry_json)
+      select ${w}::uuid, ch.kind, ch.entity_id, ch.op, ch.version, ch.updated_at, nextval('website_change_seq'), now(),
+        ecs_change_entry(ch.kind, ch.entity_id, ch.op, ch.version, ch.updated_at)
       from changed ch
       on conflict (website_id, kind, entity_id) do update set
         op = excluded.op,
         version = excluded.version,
         updated_at = excluded.updated_at,
         seq = excluded.seq,
-        changed_at = excluded.changed_at
+        changed_at = excluded.changed_at,
+        entry_json = excluded.entry_json
       returning c.kind, c.op
     )
     select kind, op, count(*)::int as n from written group by kind, op`.execute(db);

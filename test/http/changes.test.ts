@@ -231,7 +231,9 @@ describe('GET /api/v1/changes', () => {
     // functions, on timestamps with and without microseconds and on 19-digit seqs (longest cursors).
     await sql`update offers set is_active = false, version = version + 1, updated_at = now() where offer_id = ${OFFER.warszawa}`.execute(t.db.db);
     await record();
-    await sql`update website_changes c set updated_at = t.at::timestamptz
+    // The rows keep their JSON (entry_json), so a new updated_at is written the way writers write it.
+    await sql`update website_changes c set updated_at = t.at::timestamptz,
+        entry_json = ecs_change_entry(c.kind, c.entity_id, c.op, c.version, t.at::timestamptz)
       from (select seq, (array['2025-01-31 09:15:00+00', '2025-01-31 09:15:00.12+00', '2025-01-31 09:15:00.000001+00',
           '2025-12-31 23:59:59.999999+00', '0999-01-02 03:04:05.5+00'])[row_number() over (order by seq)] as at
         from website_changes where website_id = ${WEBSITE_A1}::uuid) t

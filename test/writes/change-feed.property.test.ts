@@ -175,5 +175,11 @@ describe('property: the change feed replays to what the API serves', () => {
     const dup = await sql<{ n: number }>`
       select count(*)::int as n from (select website_id, seq from website_changes group by website_id, seq having count(*) > 1) d`.execute(t.db.db);
     expect(dup.rows[0]!.n).toBe(0);
+    // Each row's stored JSON (what pages are made of) is its columns' JSON, after inserts and updates alike.
+    const rows = await sql<{ n: number; stale: number }>`
+      select count(*)::int as n, count(*) filter (where entry_json is distinct from ecs_change_entry(kind, entity_id, op, version, updated_at))::int as stale
+      from website_changes`.execute(t.db.db);
+    expect(rows.rows[0]!.n).toBeGreaterThan(0);
+    expect(rows.rows[0]!.stale).toBe(0);
   });
 });
