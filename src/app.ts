@@ -6,6 +6,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { ContentVersion } from './cache/content-version.js';
 import { OfferBodyCache } from './cache/offer-body-cache.js';
+import { OfferColumnsCache } from './cache/offer-columns-cache.js';
 import { ResponseCache } from './cache/response-cache.js';
 import type { Config } from './config.js';
 import { listenForChanges } from './db/change-notifications.js';
@@ -183,6 +184,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     app.addHook('onClose', async () => webhookSender.stop());
   }
   const offers = new OfferReader(readDb, config.offerBodyCacheBytes > 0 ? new OfferBodyCache(config.offerBodyCacheBytes) : undefined);
+  // Facet counts from in-memory columns, read at the database's current content version (never stale).
+  const facetColumns = config.facetColumnsBytes > 0 ? new OfferColumnsCache(config.facetColumnsBytes) : undefined;
 
   const register = (scope: FastifyInstance, entry: RouteEntry) => {
     const { operation } = entry;
@@ -217,7 +220,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       preValidation: caching && entry.method === 'POST' ? [caching.lookupPost, inputHook] : inputHook,
       ...(caching ? { onSend: caching.finish } : {}),
       handler: async (request, reply) => {
-        const context: OperationContext = { db: readDb, offers, xmlFragments, caller: request.caller, request, reply };
+        const context: OperationContext = { db: readDb, offers, facetColumns, xmlFragments, caller: request.caller, request, reply };
         return operation.handle(request.apiInput, context);
       },
     });

@@ -26,6 +26,8 @@ export interface Config {
   readonly responseCacheBytes: number;
   /** Memory budget of the offer body cache (offer_data bytes of recently served offers), in bytes; 0 turns it off. */
   readonly offerBodyCacheBytes: number;
+  /** Memory budget of the facet columns (organizations' offers as columns, for facet counts), in bytes; 0 turns them off. */
+  readonly facetColumnsBytes: number;
   /** How often each instance checks whether an import changed the content, in milliseconds. */
   readonly contentPollMs: number;
   /** Worker processes (node:cluster); 1 runs in-process. PostgreSQL only. */
@@ -147,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     responseCache: flag(env, 'RESPONSE_CACHE', true),
     responseCacheBytes: int(env, 'RESPONSE_CACHE_MB', 256, 0, 64 * 1024) * 1024 * 1024,
     offerBodyCacheBytes: int(env, 'OFFER_CACHE_MB', 128, 0, 64 * 1024) * 1024 * 1024,
+    facetColumnsBytes: int(env, 'FACET_COLUMNS_MB', 64, 0, 64 * 1024) * 1024 * 1024,
     contentPollMs: int(env, 'CONTENT_POLL_MS', 1000, 50, 60_000),
     webConcurrency: int(env, 'WEB_CONCURRENCY', 1, 1, 256),
     poolTimeoutMs: int(env, 'DB_POOL_TIMEOUT_MS', 5000, 100, 600_000),

@@ -5,6 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
+import type { OfferColumnsCache } from '../cache/offer-columns-cache.js';
 import type { Visibility } from '../domain/visibility.js';
 import type { OfferReader } from '../queries/offers.js';
 import type { ReadDb } from '../queries/readonly.js';
@@ -26,6 +27,8 @@ export interface OperationContext {
   readonly db: ReadDb;
   /** The offer reads, with this process's offer body cache. */
   readonly offers: OfferReader;
+  /** Organizations' offer columns of this process, for facet counts; undefined when FACET_COLUMNS_MB is 0. */
+  readonly facetColumns: OfferColumnsCache | undefined;
   /** Rendered <offer_data> elements of this process (XML answers). */
   readonly xmlFragments: FragmentCache;
   /** Set on every /api/v1 operation (authentication runs first); null on the service routes. */

@@ -1,15 +1,19 @@
 /**
- * Facet counts and statistics of the offers a list request matches (extension E3), in one
- * statement. A facet counts with every filter but those on its own field (disjunctive facets: with
+ * Facet counts and statistics of the offers a list request matches (extension E3): from the
+ * organization's offers held as columns in memory when every filter, facet and statistic is on a
+ * column field (src/domain/offer-columns.ts), else in one statement. A facet counts with every filter but those on its own field (disjunctive facets: with
  * `address_city eq Kraków` chosen, the city facet still counts the other cities), so each facet on
  * a filtered field is a part of its own; the total, every statistic and the facets on fields that
  * no filter names share one scan with every filter (grouping sets).
  */
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import type { OfferColumnsCache } from '../cache/offer-columns-cache.js';
+import { columnsCanAnswer, facetsFromColumns } from '../domain/offer-columns.js';
 import type { FacetCount, FieldStats, OfferFacetsRequest, OfferFacetsView, OfferField, OfferFilter } from '../domain/offer-query.js';
 import { offerScopeCondition } from '../db/website-scope.js';
 import type { Visibility } from '../domain/visibility.js';
 import { toApiTimestamp, toMillisZ, toOffsetForm } from '../domain/timestamps.js';
+import { currentVersion, loadOfferColumns } from './offer-columns.js';
 import { fieldExpression, filterCondition } from './offer-filters.js';
 import { searchCondition } from './offer-search.js';
 import type { ReadDb } from './readonly.js';
@@ -82,11 +86,24 @@ function sharedScan(fields: readonly OfferField[], statsObject: RawBuilder<unkno
     ) as sets where rank <= ${facetSize} order by grouping_set desc, rank)`;
 }
 
-export async function offerFacets(
-  db: ReadDb,
-  visibility: Visibility,
-  request: OfferFacetsRequest & { investmentId?: string | undefined },
-): Promise<OfferFacetsView> {
+type FacetsRequest = OfferFacetsRequest & { investmentId?: string | undefined };
+
+/**
+ * The facets answer: from the organization's offer columns held in memory when `columns` is given
+ * and they can answer the request (src/domain/offer-columns.ts), else from one SQL statement. The
+ * columns are of the content version the database holds at the call, so both give the same counts.
+ */
+export async function offerFacets(db: ReadDb, visibility: Visibility, request: FacetsRequest, columns?: OfferColumnsCache): Promise<OfferFacetsView> {
+  if (columns !== undefined && columnsCanAnswer(request)) {
+    const version = await currentVersion(db);
+    const snapshot = await columns.get(visibility.organizationId, version, (organizationId, maxRows) => loadOfferColumns(db, organizationId, maxRows));
+    if (snapshot !== undefined) return facetsFromColumns(snapshot, request, { scope: visibility.scope, investmentId: request.investmentId });
+  }
+  return offerFacetsSql(db, visibility, request);
+}
+
+/** The facets answer from one SQL statement (every request can be answered so). */
+export async function offerFacetsSql(db: ReadDb, visibility: Visibility, request: FacetsRequest): Promise<OfferFacetsView> {
   const inScope = offerScopeCondition(visibility.scope, 'o');
   const base = sql<SqlBool>`o.organization_id = ${visibility.organizationId} and o.is_active${
     request.investmentId === undefined ? sql`` : sql` and o.investment_id = ${request.investmentId}`

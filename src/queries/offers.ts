@@ -214,10 +214,14 @@ async function listOffers(
   // page first finds its keys past the OFFSET, then reads only those rows (a deferred join). So does
   // a distance sort's first page: offers_org_location_idx holds the coordinates and offer_id, so
   // every match is found, measured and ranked from the index alone, and only the page's rows are
-  // read from the table (not the 700 rows of a 3 km circle).
+  // read from the table (not the 700 rows of a 3 km circle). And so does a search in relevance
+  // order: the relevance is computed as each match is read and the count keeps only keys, where
+  // selecting the page's columns made the count hold every match's wide row (spilling to disk for
+  // a common word) and compute the relevance afterwards.
   const byDistance = query.sort?.field.name === DISTANCE.name;
+  const byRelevance = query.sort === undefined && query.search !== undefined;
   const pageQuery =
-    offset === 0 && !byDistance
+    offset === 0 && !byDistance && !byRelevance
       ? matching
           .select([...offerColumns('o'), ...countColumn])
           .orderBy(order(sortKey))
@@ -227,7 +231,8 @@ async function listOffers(
           .selectFrom(
             matching
               .select([sql.ref('o.offer_id').as('offer_id'), sql`${sortKey}`.as('sort_key'), ...countColumn])
-              .orderBy(order(sortKey))
+              // By the output column: the key is computed once per match, not again for the sort.
+              .orderBy(order(sql.ref('sort_key')))
               .orderBy('o.offer_id', 'asc')
               .limit(query.size)
               .offset(offset)

@@ -30,7 +30,7 @@ export const offerFacetsOperation = defineOperation({
   body: FacetsRequestBodySchema,
   responses: { 200: response, ...errorResponses(undefined, { body: true }) },
   parse: (check) => checkFacetsBody(check),
-  handle: async (input, ctx) => offerFacets(ctx.db, ctx.caller!, input!),
+  handle: async (input, ctx) => offerFacets(ctx.db, ctx.caller!, input!, ctx.facetColumns),
 });
 
 export const investmentOfferFacetsOperation = defineOperation({
@@ -51,6 +51,6 @@ export const investmentOfferFacetsOperation = defineOperation({
     if (!(await investmentExists(ctx.db, ctx.caller!, investmentId))) {
       return sendDetail(ctx.reply, 404, 'Investment not found');
     }
-    return offerFacets(ctx.db, ctx.caller!, { ...request, investmentId });
+    return offerFacets(ctx.db, ctx.caller!, { ...request, investmentId }, ctx.facetColumns);
   },
 });
