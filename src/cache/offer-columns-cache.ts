@@ -61,11 +61,6 @@ export class OfferColumnsCache {
     if (columns !== undefined && isOlder(columns.version, version)) return this.get(organizationId, version, load);
     return columns;
   }
-
-  clear(): void {
-    this.lru.clear();
-    this.tooLarge.clear();
-  }
 }
 
 /** Content versions are decimal bigint text. */

@@ -139,48 +139,55 @@ function markFailures(mask: Uint16Array, bit: number, columns: OfferColumns, fil
     const column = columns.coded[key];
     // passes[code + 1]: whether a row with that code passes (index 0: null).
     const passes = new Uint8Array(column.values.length + 1);
-    // UUIDs compare without case in SQL; the column holds them in lower case.
-    const uuid = UUID_KEYS.has(key);
-    const codeOf = (value: FilterScalar) => column.values.indexOf(uuid ? (value as string).toLowerCase() : (value as string | boolean));
-    const mark = (code: number) => code >= 0 && (passes[code + 1] = 1);
+    const codes = (values: readonly FilterScalar[]) => codesOf(key, column, values);
     switch (filter.operator) {
       case 'is_null':
         if (filter.value) passes[0] = 1;
         else passes.fill(1, 1);
         break;
       case 'eq':
-        mark(codeOf(filter.value as FilterScalar));
+        for (const code of codes([filter.value as FilterScalar])) passes[code + 1] = 1;
         break;
       case 'ne':
         passes.fill(1, 1);
-        if (codeOf(filter.value as FilterScalar) >= 0) passes[codeOf(filter.value as FilterScalar) + 1] = 0;
+        for (const code of codes([filter.value as FilterScalar])) passes[code + 1] = 0;
         break;
       case 'in':
-        for (const value of filter.value as readonly FilterScalar[]) mark(codeOf(value));
+        for (const code of codes(filter.value as readonly FilterScalar[])) passes[code + 1] = 1;
         break;
       case 'not_in':
         passes.fill(1, 1);
-        for (const value of filter.value as readonly FilterScalar[]) if (codeOf(value) >= 0) passes[codeOf(value) + 1] = 0;
+        for (const code of codes(filter.value as readonly FilterScalar[])) passes[code + 1] = 0;
         break;
       default:
         throw new Error(`filter ${filter.field.name} ${filter.operator} is not answered from columns`);
     }
-    const codes = column.codes;
-    for (let i = 0; i < n; i++) if (!passes[codes[i]! + 1]) mask[i]! |= bit;
+    markCodes(mask, bit, column.codes, passes);
     return;
   }
   throw new Error(`filter ${filter.field.name} ${filter.operator} is not answered from columns`);
 }
 
-/** Marks the rows of a coded column whose value is none of `values` (the website scope's `= any(...)`). */
-function markOutside(mask: Uint16Array, column: CodedColumn, values: readonly (string | boolean)[]): void {
+/**
+ * The codes of the values that some row of the column holds (a value no row holds has none). UUIDs
+ * compare without case in SQL, and the column holds them in lower case.
+ */
+function codesOf(key: CodedColumnKey, column: CodedColumn, values: readonly FilterScalar[]): number[] {
+  const uuid = UUID_KEYS.has(key);
+  return values.map((value) => column.values.indexOf(uuid ? (value as string).toLowerCase() : (value as string | boolean))).filter((code) => code >= 0);
+}
+
+/** Sets `bit` in `mask` for every row whose code does not pass (`passes[code + 1]`, index 0 for null). */
+function markCodes(mask: Uint16Array, bit: number, codes: Int32Array, passes: Uint8Array): void {
+  for (let i = 0; i < codes.length; i++) if (!passes[codes[i]! + 1]) mask[i]! |= bit;
+}
+
+/** Marks the rows whose value in a coded column is none of `values` (the website scope's `= any(...)`). */
+function markOutside(mask: Uint16Array, columns: OfferColumns, key: CodedColumnKey, values: readonly string[]): void {
+  const column = columns.coded[key];
   const passes = new Uint8Array(column.values.length + 1);
-  for (const value of values) {
-    const code = column.values.indexOf(value);
-    if (code >= 0) passes[code + 1] = 1;
-  }
-  const codes = column.codes;
-  for (let i = 0; i < codes.length; i++) if (!passes[codes[i]! + 1]) mask[i]! |= BASE_BIT;
+  for (const code of codesOf(key, column, values)) passes[code + 1] = 1;
+  markCodes(mask, BASE_BIT, column.codes, passes);
 }
 
 /** What limits the rows before any filter: the website's scope and the investment of the request. */
@@ -191,11 +198,10 @@ export interface ColumnBase {
 
 function markBase(mask: Uint16Array, columns: OfferColumns, base: ColumnBase): void {
   const { scope, investmentId } = base;
-  const lower = (ids: readonly string[]) => ids.map((id) => id.toLowerCase());
-  if (investmentId !== undefined) markOutside(mask, columns.coded['offer:investment_id'], lower([investmentId]));
-  if (scope?.investment_ids) markOutside(mask, columns.coded['offer:investment_id'], lower(scope.investment_ids));
-  if (scope?.branch_ids) markOutside(mask, columns.coded['offer:branch_id'], lower(scope.branch_ids));
-  if (scope?.offer_types) markOutside(mask, columns.coded['offer_data:offer_type'], scope.offer_types);
+  if (investmentId !== undefined) markOutside(mask, columns, 'offer:investment_id', [investmentId]);
+  if (scope?.investment_ids) markOutside(mask, columns, 'offer:investment_id', scope.investment_ids);
+  if (scope?.branch_ids) markOutside(mask, columns, 'offer:branch_id', scope.branch_ids);
+  if (scope?.offer_types) markOutside(mask, columns, 'offer_data:offer_type', scope.offer_types);
 }
 
 /** A facet's values by count, ties in value order (`ordered` is in value order), null last. */

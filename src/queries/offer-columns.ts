@@ -4,14 +4,7 @@
  */
 import { sql } from 'kysely';
 import { COLUMN_FIELD_NAMES, compareBytes, type CodedColumn, type CodedColumnKey, type NumberColumnKey, type OfferColumns } from '../domain/offer-columns.js';
-import { prepared } from '../db/prepared.js';
 import type { ReadDb } from './readonly.js';
-
-/** content_state.content_version as text (the version a facets request must see). */
-export async function currentVersion(db: ReadDb): Promise<string> {
-  const result = await sql<{ v: string }>`${prepared('content_version')} select content_version::text as v from content_state where id = 1`.execute(db);
-  return result.rows[0]?.v ?? '0';
-}
 
 const column = (key: string) => key.slice(key.indexOf(':') + 1);
 

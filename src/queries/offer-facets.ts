@@ -1,10 +1,11 @@
 /**
  * Facet counts and statistics of the offers a list request matches (extension E3): from the
  * organization's offers held as columns in memory when every filter, facet and statistic is on a
- * column field (src/domain/offer-columns.ts), else in one statement. A facet counts with every filter but those on its own field (disjunctive facets: with
- * `address_city eq Kraków` chosen, the city facet still counts the other cities), so each facet on
- * a filtered field is a part of its own; the total, every statistic and the facets on fields that
- * no filter names share one scan with every filter (grouping sets).
+ * column field (src/domain/offer-columns.ts), else in one statement. A facet counts with every
+ * filter but those on its own field (disjunctive facets: with `address_city eq Kraków` chosen, the
+ * city facet still counts the other cities), so in the statement each facet on a filtered field is
+ * a part of its own; the total, every statistic and the facets on fields that no filter names
+ * share one scan with every filter (grouping sets).
  */
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { OfferColumnsCache } from '../cache/offer-columns-cache.js';
@@ -13,7 +14,8 @@ import type { FacetCount, FieldStats, OfferFacetsRequest, OfferFacetsView, Offer
 import { offerScopeCondition } from '../db/website-scope.js';
 import type { Visibility } from '../domain/visibility.js';
 import { toApiTimestamp, toMillisZ, toOffsetForm } from '../domain/timestamps.js';
-import { currentVersion, loadOfferColumns } from './offer-columns.js';
+import { readContentVersion } from './content-state.js';
+import { loadOfferColumns } from './offer-columns.js';
 import { fieldExpression, filterCondition } from './offer-filters.js';
 import { searchCondition } from './offer-search.js';
 import type { ReadDb } from './readonly.js';
@@ -94,8 +96,8 @@ type FacetsRequest = OfferFacetsRequest & { investmentId?: string | undefined };
  * columns are of the content version the database holds at the call, so both give the same counts.
  */
 export async function offerFacets(db: ReadDb, visibility: Visibility, request: FacetsRequest, columns?: OfferColumnsCache): Promise<OfferFacetsView> {
-  if (columns !== undefined && columnsCanAnswer(request)) {
-    const version = await currentVersion(db);
+  const version = columns !== undefined && columnsCanAnswer(request) ? await readContentVersion(db) : undefined;
+  if (columns !== undefined && version !== undefined) {
     const snapshot = await columns.get(visibility.organizationId, version, (organizationId, maxRows) => loadOfferColumns(db, organizationId, maxRows));
     if (snapshot !== undefined) return facetsFromColumns(snapshot, request, { scope: visibility.scope, investmentId: request.investmentId });
   }

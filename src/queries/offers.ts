@@ -217,11 +217,10 @@ async function listOffers(
   // read from the table (not the 700 rows of a 3 km circle). And so does a search in relevance
   // order: the relevance is computed as each match is read and the count keeps only keys, where
   // selecting the page's columns made the count hold every match's wide row (spilling to disk for
-  // a common word) and compute the relevance afterwards.
-  const byDistance = query.sort?.field.name === DISTANCE.name;
-  const byRelevance = query.sort === undefined && query.search !== undefined;
+  // a common word) and compute the relevance afterwards. These are the pages that count in their
+  // statement.
   const pageQuery =
-    offset === 0 && !byDistance && !byRelevance
+    offset === 0 && !countInPage
       ? matching
           .select([...offerColumns('o'), ...countColumn])
           .orderBy(order(sortKey))
