@@ -170,6 +170,14 @@ export interface OfferTable {
   location_longitude: ColumnType<number | null, never, never>;
 }
 
+/**
+ * Every word of the offers' search vectors, and perhaps words no offer has any more (migration
+ * 2026_11_26_0015): a search's last word, typed as a prefix, is looked up here.
+ */
+export interface SearchLexemeTable {
+  lexeme: string;
+}
+
 /** One row; its version grows whenever imported content changes (response caches key on it). */
 export interface ContentStateTable {
   id: Generated<number>;
@@ -239,6 +247,7 @@ export interface Database {
   agents: AgentTable;
   investments: InvestmentTable;
   offers: OfferTable;
+  search_lexemes: SearchLexemeTable;
   content_state: ContentStateTable;
   webhook_endpoints: WebhookEndpointTable;
   webhook_deliveries: WebhookDeliveryTable;

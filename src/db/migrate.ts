@@ -19,6 +19,7 @@ import * as searchByOrganization from './migrations/2026_11_25_0011_search_by_or
 import * as locationIndexOfferId from './migrations/2026_11_25_0012_location_index_offer_id.js';
 import * as noStatisticsForPayloads from './migrations/2026_11_25_0013_no_statistics_for_payloads.js';
 import * as changeEntryJson from './migrations/2026_11_25_0014_change_entry_json.js';
+import * as searchLexemes from './migrations/2026_11_26_0015_search_lexemes.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026_11_21_0001_initial': initial,
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_25_0012_location_index_offer_id': locationIndexOfferId,
   '2026_11_25_0013_no_statistics_for_payloads': noStatisticsForPayloads,
   '2026_11_25_0014_change_entry_json': changeEntryJson,
+  '2026_11_26_0015_search_lexemes': searchLexemes,
 };
 
 function migrator(db: Kysely<Database>): Migrator {

@@ -141,7 +141,11 @@ const POSITION_MASK = 0x3fff;
  * order is their byte order.
  */
 export class SearchVector {
-  constructor(readonly binary: Buffer) {}
+  constructor(
+    readonly binary: Buffer,
+    /** The vector's words, in byte order (what tsvector_to_array gives). */
+    readonly lexemes: readonly string[],
+  ) {}
 
   toPostgres(): Buffer {
     return this.binary;
@@ -192,7 +196,8 @@ export function searchVector(words: OfferSearchWords): SearchVector {
   const out = Buffer.allocUnsafe(bytes);
   out.writeInt32BE(positions.size, 0);
   let at = 4;
-  for (const word of [...positions.keys()].sort()) {
+  const lexemes = [...positions.keys()].sort();
+  for (const word of lexemes) {
     const list = positions.get(word)!;
     // Byte by byte: words are short, and a native write per word cost more than the loop.
     for (let i = 0; i < word.length; i++) out[at++] = word.charCodeAt(i);
@@ -204,5 +209,5 @@ export function searchVector(words: OfferSearchWords): SearchVector {
       out[at++] = p & 0xff;
     }
   }
-  return new SearchVector(out);
+  return new SearchVector(out, lexemes);
 }

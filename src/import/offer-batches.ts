@@ -15,7 +15,8 @@ import type { OfferInput } from './schemas.js';
 import { isUuid } from './validate.js';
 import { storedOwners } from '../writes/import-lookups.js';
 import { rememberSeenOffers } from '../writes/import-session.js';
-import { upsertOffers, type OfferRowDraft } from '../writes/import-rows.js';
+import { addSearchLexemes, upsertOffers, type OfferRowDraft } from '../writes/import-rows.js';
+import { SearchVocabulary } from './search-vocabulary.js';
 
 /**
  * A batch is sent when it holds this many offers (batchSize) or this much offer_data text, whichever
@@ -75,6 +76,8 @@ export class OfferBatches {
   private checking: Promise<unknown> = Promise.resolve();
   /** Writes handed to the database and not yet finished (at most two). */
   private readonly writes: Array<Promise<void>> = [];
+  /** Words of the written offers already added to the search vocabulary. */
+  private readonly vocabulary = new SearchVocabulary();
   /** Record numbers of offers that came before an entity they link to (read again in pass 2), in file order. */
   readonly deferred: number[] = [];
 
@@ -197,9 +200,11 @@ export class OfferBatches {
     const drafts = ctx.writing ? checked.flatMap((c) => (c.write ? [c.queued.draft!] : [])) : [];
     ctx.counts.accept('offers', drafts.length);
     const writing = drafts.length > 0 ? upsertOffers(ctx.db, drafts) : undefined;
+    const lexemes = drafts.length > 0 ? this.vocabulary.unsent(drafts) : undefined;
+    const adding = lexemes ? addSearchLexemes(ctx.db, lexemes) : undefined;
     const seen = drafts.length > 0 && ctx.prune ? rememberSeenOffers(ctx.db, drafts.map((d) => d.offer_id)) : undefined;
     const owners = storedOwners(ctx.db, 'offer', checked.map((c) => c.queued.record.offer_id));
-    const [counts, stored] = await Promise.all([writing, owners, seen]);
+    const [counts, stored] = await Promise.all([writing, owners, seen, adding]);
     if (counts) ctx.counts.add('offers', counts);
     for (const { queued } of checked) {
       const r = queued.record;

@@ -189,3 +189,8 @@ async function upsertOfferRows(db: Kysely<Database>, drafts: readonly OfferRowDr
   for (const row of result.rows) if (row.created) created += 1;
   return { created, changed: result.rows.length - created };
 }
+
+/** Adds words to the search vocabulary (search_lexemes); a known word is kept as it is. */
+export async function addSearchLexemes(db: Kysely<Database>, lexemes: readonly string[]): Promise<void> {
+  await sql`insert into search_lexemes (lexeme) select unnest(${lexemes}::text[]) on conflict do nothing`.execute(db);
+}

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrateDownAll, migrateToLatest } from '../../src/db/migrate.js';
+import * as searchLexemes from '../../src/db/migrations/2026_11_26_0015_search_lexemes.js';
 import { createTestDb } from '../helpers/db.js';
 import { insertFixture } from '../helpers/fixtures.js';
 
@@ -14,7 +15,7 @@ describe('migrations', () => {
         select table_name from information_schema.tables
         where table_schema = 'public' and table_name not like 'kysely_%' order by table_name`.execute(t.db);
       expect(tables.rows.map((r) => r.table_name)).toEqual([
-        'agents', 'api_keys', 'branches', 'content_state', 'investments', 'offers', 'organizations',
+        'agents', 'api_keys', 'branches', 'content_state', 'investments', 'offers', 'organizations', 'search_lexemes',
         'webhook_deliveries', 'webhook_endpoints', 'website_changes', 'website_feeds', 'websites',
       ]);
       await migrateDownAll(t.db);
@@ -38,6 +39,27 @@ describe('migrations', () => {
       const analyzed = rows.map((r) => r.attname);
       expect(analyzed).toEqual(expect.arrayContaining(['organization_id', 'price', 'address_city', 'is_active']));
       for (const skipped of ['offer_data', 'offer_data_json', 'search_vector', 'search_head']) expect(analyzed).not.toContain(skipped);
+    } finally {
+      await t.destroy();
+    }
+  });
+
+  it('fills the search vocabulary with every word of the stored offers (migration 0015)', async () => {
+    const t = await createTestDb();
+    try {
+      await insertFixture(t.db);
+      const words = async () =>
+        (
+          await sql<{ w: string }>`select distinct w from offers, unnest(tsvector_to_array(search_vector)) as w order by 1`.execute(t.db)
+        ).rows.map((r) => r.w);
+      const vocabulary = async () =>
+        (await sql<{ w: string }>`select lexeme as w from search_lexemes order by 1`.execute(t.db)).rows.map((r) => r.w);
+      const stored = await words();
+      expect(stored.length).toBeGreaterThan(30);
+      // As a database that had offers before the table existed.
+      await searchLexemes.down(t.db);
+      await searchLexemes.up(t.db);
+      expect(await vocabulary()).toEqual(stored);
     } finally {
       await t.destroy();
     }

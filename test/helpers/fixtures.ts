@@ -8,7 +8,8 @@ import { sql, type Kysely } from 'kysely';
 import type { Database, LocationData, OpenTime } from '../../src/db/database.js';
 import { hashKey } from '../../src/domain/api-keys.js';
 import { normalizeOfferData, renderOfferDataJson } from '../../src/domain/offer-data.js';
-import { offerSearchWords, searchVector as vectorOf, type OfferSearchWords } from '../../src/domain/search-text.js';
+import { offerSearchWords, searchVector as vectorOf, type SearchVector } from '../../src/domain/search-text.js';
+import { addSearchLexemes } from '../../src/writes/import-rows.js';
 
 /** A deterministic UUID from a small number and a tag letter (readable in failures). */
 export const uid = (tag: string, n: number): string =>
@@ -163,12 +164,16 @@ export interface OfferSeed {
 }
 
 /** The offer's search vector as the import writes it. */
-const searchVector = (w: OfferSearchWords) => sql<string>`${vectorOf(w)}::tsvector`;
+const searchVector = (vector: SearchVector) => sql<string>`${vector}::tsvector`;
 
+/** Inserts the offers, and their words into the search vocabulary as the import adds them. */
 export async function insertOffers(db: Kysely<Database>, seeds: readonly OfferSeed[]): Promise<void> {
   for (let i = 0; i < seeds.length; i += 200) {
+    const vocabulary: string[] = [];
     const rows = seeds.slice(i, i + 200).map((seed) => {
       const data = normalizeOfferData(seed.data, { offer_id: seed.offer_id, external_id: seed.external_id });
+      const vector = vectorOf(offerSearchWords(data, seed.external_id));
+      vocabulary.push(...vector.lexemes);
       return {
         offer_id: seed.offer_id,
         organization_id: seed.organization_id,
@@ -182,10 +187,11 @@ export async function insertOffers(db: Kysely<Database>, seeds: readonly OfferSe
         updated_at: seed.updated_at ?? seed.created_at,
         offer_data: JSON.stringify(data),
         offer_data_json: renderOfferDataJson(data),
-        search_vector: searchVector(offerSearchWords(data, seed.external_id)),
+        search_vector: searchVector(vector),
       };
     });
     await db.insertInto('offers').values(rows).execute();
+    if (vocabulary.length > 0) await addSearchLexemes(db, vocabulary);
   }
 }
 

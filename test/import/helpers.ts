@@ -20,7 +20,7 @@ import {
 export type Json = Record<string, unknown>;
 export type Bundle = Partial<Record<'organizations' | 'websites' | 'branches' | 'agents' | 'investments' | 'offers', Json[]>>;
 
-export const TABLES = ['organizations', 'websites', 'api_keys', 'branches', 'agents', 'investments', 'offers', 'content_state'] as const;
+export const TABLES = ['organizations', 'websites', 'api_keys', 'branches', 'agents', 'investments', 'offers', 'search_lexemes', 'content_state'] as const;
 
 /** Every row of every table, as JSON text in key order: equal dumps mean equal databases. */
 export async function dumpDatabase(db: Kysely<Database>): Promise<Record<string, string[]>> {
@@ -32,9 +32,22 @@ export async function dumpDatabase(db: Kysely<Database>): Promise<Record<string,
   return out;
 }
 
+/**
+ * Words of stored search vectors that the search vocabulary lacks (it must hold them all, for the
+ * last word of a search: src/queries/offer-search.ts).
+ */
+export async function wordsMissingFromVocabulary(db: Kysely<Database>): Promise<string[]> {
+  const result = await sql<{ missing: string }>`
+    select distinct w as missing
+    from offers as o, unnest(tsvector_to_array(o.search_vector)) as w
+    where not exists (select 1 from search_lexemes as s where s.lexeme = w)
+    order by 1`.execute(db);
+  return result.rows.map((r) => r.missing);
+}
+
 /** Empties the content tables between tests (one database per test file keeps them fast). */
 export async function resetDatabase(db: Kysely<Database>): Promise<void> {
-  await sql`truncate offers, agents, investments, branches, api_keys, websites, organizations, website_changes, website_feeds`.execute(db);
+  await sql`truncate offers, search_lexemes, agents, investments, branches, api_keys, websites, organizations, website_changes, website_feeds`.execute(db);
   await sql`update content_state set content_version = 1 where id = 1`.execute(db);
 }
 

@@ -6,7 +6,7 @@ import { parseRfc3339 } from '../../src/domain/timestamps.js';
 import { importBundle, ImportRejectedError, memorySource, openBundleFile } from '../../src/import/index.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 import { scaled } from '../helpers/scale.js';
-import { dumpDatabase, offer, offerRow, resetDatabase, tmpFile, type Json } from './helpers.js';
+import { dumpDatabase, offer, offerRow, resetDatabase, tmpFile, wordsMissingFromVocabulary, type Json } from './helpers.js';
 
 let t: TestDb;
 const org = randomUUID();
@@ -82,6 +82,7 @@ describe('property: valid offer_data round-trips through the import', () => {
           }
           // The same content again is unchanged.
         }
+        expect(await wordsMissingFromVocabulary(t.db)).toEqual([]);
         const again = await importBundle(t.db, memorySource({ offers: structuredClone(offers) }));
         expect(again.changed).toBe(false);
       }),
@@ -119,6 +120,7 @@ describe('property: junk never crashes the importer', () => {
           expect((error as ImportRejectedError).problemCount).toBeGreaterThan(0);
           expect(await dumpDatabase(t.db)).toEqual(before);
         }
+        expect(await wordsMissingFromVocabulary(t.db)).toEqual([]);
       }),
       { numRuns: scaled('IMPORT_RECORD_RUNS', 60, 150) },
     );
