@@ -200,7 +200,7 @@ export class OfferBatches {
     const drafts = ctx.writing ? checked.flatMap((c) => (c.write ? [c.queued.draft!] : [])) : [];
     ctx.counts.accept('offers', drafts.length);
     const writing = drafts.length > 0 ? upsertOffers(ctx.db, drafts) : undefined;
-    const lexemes = drafts.length > 0 ? this.vocabulary.unsent(drafts) : undefined;
+    const lexemes = this.vocabulary.unsent(drafts);
     const adding = lexemes ? addSearchLexemes(ctx.db, lexemes) : undefined;
     const seen = drafts.length > 0 && ctx.prune ? rememberSeenOffers(ctx.db, drafts.map((d) => d.offer_id)) : undefined;
     const owners = storedOwners(ctx.db, 'offer', checked.map((c) => c.queued.record.offer_id));

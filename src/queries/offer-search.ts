@@ -1,16 +1,16 @@
 /**
  * Full-text search in SQL (extension E1). The query becomes terms in TypeScript
  * (src/domain/search-text.ts), with the same folding and stemming that built the offers' search
- * vectors, and reaches the database as one tsquery, which the offers' GIN index answers: its key is
- * the vector plus a lexeme naming the offer's organization (migration 2026_11_25_0011), and the
- * query asks for the caller's, so the index alone finds the organization's matches. Terms are
- * written as tsquery text with quoted lexemes: the database's text parser never splits a word on
- * either side (it reads `2e9a` as the number `2e9` and `a`).
+ * vectors, and reaches the database as tsquery conditions that the offers' GIN index answers in one
+ * scan: its key is the vector plus a lexeme naming the offer's organization (migration
+ * 2026_11_25_0011), and the query asks for the caller's, so the index alone finds the
+ * organization's matches. Terms are written as tsquery text with quoted lexemes: the database's
+ * text parser never splits a word on either side (it reads `2e9a` as the number `2e9` and `a`).
  *
  * An offer matches when every word matches (the last one as a prefix, which the known words with
- * that prefix stand for: see searchCondition). Relevance, for the order of
- * a search without sorting: each word scores 3 when it is in the title, else 2 in the address or
- * external id, else 1 in the description; the offer's score is the sum.
+ * that prefix stand for: see searchCondition). Relevance, for the order of a search without
+ * sorting: each word scores 3 when it is in the title, else 2 in the address or external id, else
+ * 1 in the description; the offer's score is the sum.
  */
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { searchTerms, type SearchTerm } from '../domain/search-text.js';
