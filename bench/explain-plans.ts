@@ -12,10 +12,10 @@
 import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../src/db/database.js';
-import { DISTANCE, resolveOfferField, type OfferFilter } from '../src/domain/offer-query.js';
-import { readChangesPage, type ChangesPageQuery } from '../src/queries/changes.js';
-import { offerFacets } from '../src/queries/offer-facets.js';
-import { OfferReader, type OfferListQuery } from '../src/queries/offers.js';
+import { DISTANCE, resolveOfferField, type OfferFilter } from '../src/features/offers/query/language.js';
+import { readChangesPage, type ChangesPageQuery } from '../src/features/change-feed/read.js';
+import { offerFacets } from '../src/features/offers/facets/facets-read.js';
+import { OfferReader, type OfferListQuery } from '../src/features/offers/read.js';
 
 const url = process.env.DATABASE_URL;
 if (!url) {

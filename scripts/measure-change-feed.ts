@@ -8,8 +8,8 @@
  */
 import { sql } from 'kysely';
 import { openDatabase } from '../src/db/connect.js';
-import { migrateToLatest } from '../src/db/migrate.js';
-import { recordWebsiteChanges } from '../src/writes/change-feed.js';
+import { migrateToLatest } from '../src/db/migrator.js';
+import { recordWebsiteChanges } from '../src/features/change-feed/write.js';
 import { createThrowawayPostgres } from '../test/helpers/db.js';
 
 const n = Number(process.argv[2] ?? 10000);

@@ -4,38 +4,39 @@
  * the OpenAPI plugin (it collects the routes), then the route table.
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { ContentVersion } from './cache/content-version.js';
-import { OfferBodyCache } from './cache/offer-body-cache.js';
-import { OfferColumnsCache } from './cache/offer-columns-cache.js';
-import { ResponseCache } from './cache/response-cache.js';
+import { ContentVersion } from './features/content-version/index.js';
+import { OfferBodyCache } from './features/offers/index.js';
+import { OfferColumnsCache } from './features/offers/index.js';
+import { ResponseCache } from './http/caching/response-cache.js';
 import type { Config } from './config.js';
-import { listenForChanges } from './db/change-notifications.js';
+import { listenForChanges } from './features/content-version/index.js';
 import type { DbHandle } from './db/connect.js';
-import { ApiKeyCache } from './http/auth/key-cache.js';
-import { KeyUsageRecorder } from './http/auth/key-usage.js';
-import { createAuthenticator } from './http/auth/authenticate.js';
+import { ApiKeyCache } from './features/access/index.js';
+import { KeyUsageRecorder } from './features/access/index.js';
+import { createAuthenticator } from './features/access/http.js';
 import { createResponseCaching } from './http/caching/response-caching.js';
 import type { OperationContext } from './http/operation.js';
-import { clientError, frameworkError, handleErrors } from './http/plugins/errors.js';
+import { clientError, frameworkError, handleErrors } from './http/plugins/error-answers.js';
 import { registerOpenApi } from './http/plugins/openapi.js';
 import { keepRawBodies } from './http/plugins/raw-body.js';
 import { registerCors } from './http/plugins/cors.js';
 import { registerRateLimit } from './http/plugins/rate-limit.js';
 import { addSecurityHeaders } from './http/plugins/security-headers.js';
-import { countRequest, registerMetrics } from './http/plugins/metrics.js';
+import { countRequest, registerMetrics } from './http/plugins/request-metrics.js';
 import { logRequest, logRequests, maskKeys, quietRequestLogging, requestIdOf } from './http/plugins/request-log.js';
-import { ROUTES, type RouteEntry } from './http/routes.js';
-import { SCHEMA_REGISTRY } from './http/schemas/shared.js';
+import { ROUTES, type RouteEntry } from './routes.js';
+import { SCHEMA_REGISTRY } from './http/schemas/schema-registry.js';
 import { createInputHook } from './http/validation/input-hook.js';
-import { findApiKeyByHash, touchApiKeyLastUsed } from './queries/api-keys.js';
-import { readContentVersion } from './queries/content-state.js';
+import { findApiKeyByHash } from './features/access/index.js';
+import { readContentVersion } from './features/content-version/index.js';
 import { FragmentCache } from './xml/fragment-cache.js';
-import { OFFER_DATA_FRAGMENT_CHARS } from './xml/offer-xml.js';
-import { OfferReader } from './queries/offers.js';
-import type { ReadDb } from './queries/readonly.js';
+import { OFFER_DATA_FRAGMENT_CHARS } from './features/offers/index.js';
+import { OfferReader } from './features/offers/index.js';
+import type { ReadDb } from './db/readonly.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
 import type { MetricsText } from './metrics/serve.js';
-import { WebhookSender } from './webhooks/sender.js';
+import { WebhookSender } from './features/webhooks/index.js';
+import { touchApiKeyLastUsed } from './features/access/index.js';
 
 export interface BuildAppOptions {
   config: Config;

@@ -5,10 +5,10 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
-import type { OfferColumnsCache } from '../cache/offer-columns-cache.js';
-import type { Visibility } from '../domain/visibility.js';
-import type { OfferReader } from '../queries/offers.js';
-import type { ReadDb } from '../queries/readonly.js';
+import type { OfferColumnsCache } from '../features/offers/index.js';
+import type { Visibility } from '../features/access/index.js';
+import type { OfferReader } from '../features/offers/index.js';
+import type { ReadDb } from '../db/readonly.js';
 import type { FragmentCache } from '../xml/fragment-cache.js';
 import type { InputChecker } from './validation/input-checker.js';
 

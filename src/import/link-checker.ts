@@ -9,9 +9,10 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
-import { storedOwners } from '../writes/import-lookups.js';
-import type { ApiKeyRowDraft, Row } from '../writes/import-rows.js';
+import { storedOwners } from './lookups-sql.js';
+import type { Row } from '../db/upsert.js';
 import type { RecordKind } from './schemas.js';
+import { type ApiKeyRowDraft } from '../features/access/index.js';
 
 export type EntityKind = Exclude<RecordKind, 'offer'>;
 

@@ -17,9 +17,9 @@ import {
   OfferSchema,
   OpenTimeSchema,
   OrganizationSchema,
-} from '../domain/resources.js';
-import { OFFER_DATA_FIELDS } from '../domain/offer-fields.js';
-import { MAX_SCOPE_IDS, SCOPE_OFFER_TYPES } from '../domain/website-scope.js';
+} from '../contract/resources.js';
+import { OFFER_DATA_FIELDS } from '../contract/offer-fields.js';
+import { MAX_SCOPE_IDS, SCOPE_OFFER_TYPES } from '../features/access/index.js';
 
 export const RECORD_KINDS = ['organization', 'website', 'branch', 'agent', 'investment', 'offer'] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];

@@ -4,7 +4,7 @@
  * a path and a message a person can act on: "offer_data.price: expected number, got string".
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { parseRfc3339 } from '../domain/timestamps.js';
+import { parseRfc3339 } from '../contract/timestamps.js';
 import { joinPath } from './problems.js';
 import { INT32_MAX, INT32_MIN, RECORD_KINDS, RECORD_SCHEMAS, type RecordInputs, type RecordKind } from './schemas.js';
 

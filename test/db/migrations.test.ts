@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { migrateDownAll, migrateToLatest } from '../../src/db/migrate.js';
+import { migrateDownAll, migrateToLatest } from '../../src/db/migrator.js';
 import * as searchLexemes from '../../src/db/migrations/2026_11_26_0015_search_lexemes.js';
 import { createTestDb } from '../helpers/db.js';
 import { insertFixture } from '../helpers/fixtures.js';

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PLACE } from '../../src/db/migrations/2026_11_24_0004_search_vector_from_import.js';
-import { offerSearchWords, searchTerms, searchVector, searchWords } from '../../src/domain/search-text.js';
+import { offerSearchWords, searchTerms, searchVector, searchWords } from '../../src/features/offers/query/search-text.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 import { scaled } from '../helpers/scale.js';
 

@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES } from '../../src/http/routes.js';
+import { ROUTES } from '../../src/routes.js';
 import { buildTestApp, get, post, type TestApp } from '../helpers/app.js';
-import { generateKey } from '../../src/domain/api-keys.js';
+import { generateKey } from '../../src/features/access/model.js';
 import { AGENT, BRANCH, INVESTMENT, KEY_IDS, KEYS, OFFER, ORG_A, ORG_B, WEBSITE_B1 } from '../helpers/fixtures.js';
 
 /** A concrete URL for a route of the table (path parameters filled with a real id). */

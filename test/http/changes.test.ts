@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeCursor, decodePosition, encodeCursor, encodeSyncCursor } from '../../src/domain/change-feed.js';
-import { toApiTimestamp } from '../../src/domain/timestamps.js';
-import { purgeTombstones, recordWebsiteChanges } from '../../src/writes/change-feed.js';
-import { bumpContentVersion } from '../../src/writes/content-version.js';
-import { setWebsiteScope } from '../../src/writes/websites.js';
+import { decodeCursor, decodePosition, encodeCursor, encodeSyncCursor } from '../../src/features/change-feed/model.js';
+import { toApiTimestamp } from '../../src/contract/timestamps.js';
+import { purgeTombstones, recordWebsiteChanges } from '../../src/features/change-feed/write.js';
+import { bumpContentVersion } from '../../src/features/content-version/write.js';
 import { buildTestApp, get, post, type TestApp } from '../helpers/app.js';
 import { AGENT, BRANCH, INVESTMENT, KEYS, OFFER, ORG_A, ORG_B, WEBSITE_A1 } from '../helpers/fixtures.js';
+import { setWebsiteScope } from '../../src/import/publish.js';
 
 interface Change {
   cursor: string;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { hashKey } from '../../src/domain/api-keys.js';
-import { ApiKeyCache } from '../../src/http/auth/key-cache.js';
-import { findApiKeyByHash } from '../../src/queries/api-keys.js';
+import { hashKey } from '../../src/features/access/model.js';
+import { ApiKeyCache } from '../../src/features/access/key-cache.js';
+import { findApiKeyByHash } from '../../src/features/access/read.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 import { insertFixture, KEY_IDS, KEYS } from '../helpers/fixtures.js';
 

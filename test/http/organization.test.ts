@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashKey } from '../../src/domain/api-keys.js';
+import { hashKey } from '../../src/features/access/model.js';
 import { buildTestApp, get, type TestApp } from '../helpers/app.js';
 import { KEYS, ORG_A, ORG_B } from '../helpers/fixtures.js';
 import { LOCATION_FIELDS, ORGANIZATION_FIELDS } from '../helpers/fields.js';

@@ -7,10 +7,10 @@
  */
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MAX_PREFIX_WORDS } from '../../src/queries/offer-search.js';
-import { addSearchLexemes } from '../../src/writes/import-rows.js';
+import { MAX_PREFIX_WORDS } from '../../src/features/offers/query/search-sql.js';
 import { buildTestApp, post, type TestApp } from '../helpers/app.js';
 import { insertOffers, offerDataInput, ORG_A, ORG_B, uid } from '../helpers/fixtures.js';
+import { addSearchLexemes } from '../../src/features/offers/write.js';
 
 let t: TestApp;
 const MANY = MAX_PREFIX_WORDS + 6;

@@ -6,10 +6,10 @@
  * one organization never share cached answers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setWebsiteScope } from '../../src/writes/websites.js';
 import { buildTestApp, get, post, type TestApp } from '../helpers/app.js';
 import { ACTIVE_A_NEWEST_FIRST, AGENT, BRANCH, INVESTMENT, KEYS, OFFER, ORG_A, uid } from '../helpers/fixtures.js';
 import { insertScopedWebsites, SCOPED, visibleInvestments, visibleOffers } from '../helpers/scoped-websites.js';
+import { setWebsiteScope } from '../../src/import/publish.js';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { generateKey, hashKey } from '../../src/domain/api-keys.js';
-import { createKey, KeyManagementError, listKeys, setKeyActive } from '../../src/writes/api-keys.js';
+import { generateKey, hashKey } from '../../src/features/access/model.js';
+import { createKey, KeyManagementError, listKeys, setKeyActive } from '../../src/features/access/write.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 import { dumpDatabase, importObject, resetDatabase, smallBundle } from './helpers.js';
 

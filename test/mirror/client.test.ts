@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { backoffMs, derivedWebsiteId, retryAfterMs, SourceClient, sourceBase } from '../../src/mirror/index.js';
-import { readSource } from '../../src/mirror/read.js';
+import { backoffMs, derivedWebsiteId, retryAfterMs, SourceClient, sourceBase } from '../../src/features/mirror/index.js';
+import { readSource } from '../../src/features/mirror/crawl.js';
 import { closeAfterFile } from '../helpers/teardown.js';
 
 type Handler = (req: { method: string; url: string; body: string }) => { status: number; headers?: Record<string, string>; body: unknown };

@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/db/database.js';
-import { hashKey } from '../../src/domain/api-keys.js';
+import { hashKey } from '../../src/features/access/model.js';
 import { insertOffers, type OfferSeed } from '../helpers/fixtures.js';
 
 export const WORLD_ORG = 'dddd0000-0000-4000-8000-000000000001';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ReadDb } from '../../src/queries/readonly.js';
+import type { ReadDb } from '../../src/db/readonly.js';
 
 describe('the read-only database handle of the HTTP side', () => {
   it('has no way to write (each line below must fail to compile; `npm run typecheck` checks it)', () => {

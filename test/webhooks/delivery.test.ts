@@ -9,7 +9,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { openDatabase } from '../../src/db/connect.js';
-import { enqueueTestMessage, listDeliveries } from '../../src/writes/webhook-endpoints.js';
+import { enqueueTestMessage, listDeliveries } from '../../src/features/webhooks/write.js';
 import { buildTestApp, get, type TestApp } from '../helpers/app.js';
 import { onPostgres } from '../helpers/db.js';
 import { closeAfterFile } from '../helpers/teardown.js';

@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { generateSecret, signatureHeaders } from '../../src/domain/webhooks.js';
+import { generateSecret, signatureHeaders } from '../../src/features/webhooks/model.js';
 import { projectRoot } from '../helpers/processes.js';
 
 type Verify = (headers: Record<string, string>, body: string) => boolean;

@@ -1,7 +1,7 @@
 /** Shortcuts for the webhook tests: fast settings, a website with an endpoint, waiting for the log. */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/db/database.js';
-import { addEndpoint, listDeliveries, type DeliverySummary } from '../../src/writes/webhook-endpoints.js';
+import { addEndpoint, listDeliveries, type DeliverySummary } from '../../src/features/webhooks/write.js';
 import { importObject, smallBundle, type Bundle, type Ids } from '../import/helpers.js';
 import type { Receiver } from './receiver.js';
 

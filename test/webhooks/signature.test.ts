@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { checkEndpointUrl, generateSecret, retryDelayMs, signatureHeaders } from '../../src/domain/webhooks.js';
+import { checkEndpointUrl, generateSecret, retryDelayMs, signatureHeaders } from '../../src/features/webhooks/model.js';
 import { verifyByHand } from './receiver.js';
 
 describe('webhook signatures', () => {

@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import * as changeFeedMigration from '../../src/db/migrations/2026_11_24_0006_change_feed.js';
 import * as changeEntryMigration from '../../src/db/migrations/2026_11_25_0014_change_entry_json.js';
-import { decodeCursor } from '../../src/domain/change-feed.js';
-import { purgeTombstones, recordWebsiteChanges } from '../../src/writes/change-feed.js';
-import { IMPORT_LOCK_KEY } from '../../src/writes/import-session.js';
+import { decodeCursor } from '../../src/features/change-feed/model.js';
+import { purgeTombstones, recordWebsiteChanges } from '../../src/features/change-feed/write.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 import { insertFixture, OFFER, ORG_A, ORG_B, WEBSITE_A1, WEBSITE_A2, WEBSITE_B1 } from '../helpers/fixtures.js';
 import { importObject, smallBundle } from '../import/helpers.js';
+import { IMPORT_LOCK_KEY } from '../../src/import/index.js';
 
 let t: TestDb;
 beforeAll(async () => {

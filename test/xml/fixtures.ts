@@ -2,9 +2,9 @@
  * Offers for the XML tests, built the way the service builds them: offer_data through
  * normalizeOfferData and its JSON text through renderOfferDataJson.
  */
-import { normalizeOfferData, renderOfferDataJson } from '../../src/domain/offer-data.js';
-import type { OfferView } from '../../src/domain/offer-view.js';
-import type { Agent, Branch, Investment, Location, Organization } from '../../src/domain/resources.js';
+import { normalizeOfferData, renderOfferDataJson } from '../../src/features/offers/offer-data.js';
+import type { OfferView } from '../../src/features/offers/model.js';
+import type { Agent, Branch, Investment, Location, Organization } from '../../src/contract/resources.js';
 
 export const OFFER_ID = '0b9f3c2e-7d41-4a8e-9c55-3f6d2a1b8e90';
 export const BARE_OFFER_ID = '5c1d7e02-94ab-4f3c-8d21-6a0e9b3c7f14';

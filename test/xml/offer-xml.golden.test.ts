@@ -4,9 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { OFFER_DATA_FIELDS } from '../../src/domain/offer-fields.js';
+import { OFFER_DATA_FIELDS } from '../../src/contract/offer-fields.js';
 import { FragmentCache } from '../../src/xml/fragment-cache.js';
-import { offerToXml, offersPageToXml } from '../../src/xml/offer-xml.js';
+import { offerToXml, offersPageToXml } from '../../src/features/offers/xml.js';
 import { bareOffer, fullOffer, organization, sparseOffer } from './fixtures.js';
 import { parseXml } from './xml-tree.js';
 

@@ -7,11 +7,11 @@
 import fc from 'fast-check';
 import type { TSchema } from 'typebox';
 import { describe, expect, it } from 'vitest';
-import { OFFER_DATA_FIELDS } from '../../src/domain/offer-fields.js';
-import type { OfferView } from '../../src/domain/offer-view.js';
-import { AgentSchema, BranchSchema, InvestmentSchema, OrganizationSchema } from '../../src/domain/resources.js';
+import { OFFER_DATA_FIELDS } from '../../src/contract/offer-fields.js';
+import type { OfferView } from '../../src/features/offers/model.js';
+import { AgentSchema, BranchSchema, InvestmentSchema, OrganizationSchema } from '../../src/contract/resources.js';
 import { escapeXmlText } from '../../src/xml/escape.js';
-import { offerToXml, offersPageToXml } from '../../src/xml/offer-xml.js';
+import { offerToXml, offersPageToXml } from '../../src/features/offers/xml.js';
 import { parseXml } from './xml-tree.js';
 
 /** XML 1.0 Char production, by code point. */

@@ -14,7 +14,7 @@
  * the same (the ETag is then computed per response).
  */
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onSendHookHandler } from 'fastify';
-import type { ContentVersion } from '../../cache/content-version.js';
+import type { ContentVersion } from '../../features/content-version/index.js';
 import {
   compress,
   compressed,
@@ -24,7 +24,7 @@ import {
   type CachedResponse,
   type Encoding,
   type ResponseCache,
-} from '../../cache/response-cache.js';
+} from './response-cache.js';
 import type { Metrics } from '../../metrics/metrics.js';
 import { JSON_TYPE } from '../content-types.js';
 import { preferredFormat } from '../negotiate.js';

@@ -5,7 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Operation } from '../operation.js';
-import { issues } from './errors.js';
+import { issues } from './issues.js';
 import { InputChecker } from './input-checker.js';
 import { decodeRequestBody, type DecodedBody } from './request-body.js';
 import type { SchemaRegistry } from '../schemas/json-schema.js';
