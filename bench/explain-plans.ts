@@ -1,6 +1,6 @@
 /**
  * EXPLAIN (ANALYZE, BUFFERS) of the benchmark's list queries, built by the service's own query code
- * (src/queries/offers.ts, and the change feed's page, src/queries/changes.ts), on a database holding an imported catalog:
+ * (src/features/offers/read.ts, and the change feed's page, src/features/change-feed/read.ts), on a database holding an imported catalog:
  *
  *   npx tsx bench/catalog.ts --offers 100000 --out /tmp/catalog.ndjson
  *   createdb plans && DATABASE_URL=postgres://postgres@127.0.0.1:5432/plans npx tsx src/cli/index.ts import /tmp/catalog.ndjson

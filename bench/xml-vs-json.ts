@@ -201,7 +201,7 @@ const storedOfferData = Array.from({ length: OFFERS }, (_, i) =>
 );
 
 /**
- * A page as src/queries/offers.ts builds it from the rows of one request: new strings and objects
+ * A page as src/features/offers/read.ts builds it from the rows of one request: new strings and objects
  * every time, offer_data parsed from its JSON text only when read, and each included entity one
  * object per id shared by the offers that link it (one organization, 3 branches, 12 agents,
  * 4 investments).

@@ -7,7 +7,7 @@
  *      is judged by one link checker (link-checker.ts);
  *   3. reread: the offers that came before an entity they link to, read again;
  *   4. finish: prune; record what each website of the touched organizations now sees in its change
- *      feed and purge old tombstones (src/writes/change-feed.ts); bump the content version and
+ *      feed and purge old tombstones (src/features/change-feed/write.ts); bump the content version and
  *      write a webhook message per endpoint of each website whose feed changed (the outbox);
  *   5. after the commit: refresh planner statistics after a large import.
  *

@@ -1,6 +1,6 @@
 /**
  * The records a content bundle may hold, as TypeBox schemas derived from the resource schemas of
- * the interface (src/schemas/resources.ts), so a field's type is written down once. On top of the
+ * the interface (src/contract/resources.ts), so a field's type is written down once. On top of the
  * resources they carry the import-only fields of CONTRACT 8 (a website's api_keys; an offer's
  * organization_id, links, is_active, created_at). Optional interface fields may be absent or
  * null; unknown fields are errors (additionalProperties: false everywhere).

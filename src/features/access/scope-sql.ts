@@ -1,7 +1,7 @@
 /**
  * The rule of a website's scope (extension E7) as SQL, in one place for every reader: the API's
- * queries (src/queries) and whatever computes "what a website sees" on the write side (the change
- * feed, src/writes). An offer is in scope when it matches every list the scope gives (any value
+ * reads (the catalog's and the offers') and whatever computes "what a website sees" on the write
+ * side (the change feed). An offer is in scope when it matches every list the scope gives (any value
  * within a list; an offer without an investment, branch or offer type matches no list of that
  * kind); an investment is in scope when the scope has no `investment_ids` or names it. Branches,
  * agents and the organization are never restricted.
@@ -13,7 +13,7 @@
  * - for many websites at once (a join with `websites`): calls of the SQL functions
  *   `ecs_offer_in_scope(scope jsonb, investment_id uuid, branch_id uuid, offer_type text)` and
  *   `ecs_investment_in_scope(scope jsonb, investment_id uuid)` that migration 0005 creates (true
- *   for a null scope). test/db/website-scope.test.ts holds the two forms to each other.
+ *   for a null scope). test/features/access/scope-sql.test.ts holds the two forms to each other.
  */
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { WebsiteScope } from '../../db/database.js';

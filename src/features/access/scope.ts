@@ -2,7 +2,7 @@
  * A website's scope (extension E7): the part of its organization a website sees. Each list is
  * optional; an offer is in scope when it matches every given list (any value within a list), and
  * only the listed investments exist for the website when `investment_ids` is given. The SQL of the
- * rule is in src/db/website-scope.ts.
+ * rule is in src/features/access/scope-sql.ts.
  *
  * Stored and compared in one normal form: UUIDs in lower case, every list sorted and without
  * duplicates, absent lists left out, and no scope at all (null) instead of an empty object.

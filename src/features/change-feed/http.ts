@@ -82,7 +82,7 @@ export const listChangesOperation = defineOperation<ChangesInput | undefined>({
     const next = page.hasMore
       ? page.cursorHead === undefined ? encodeCursor(page.lastSeq!) : encodeSyncCursor(page.lastSeq!, page.cursorHead)
       : encodeCursor(max(page.head, page.floor, sync?.seq ?? plain ?? '0'));
-    // The page's changes come written as JSON (src/queries/changes.ts); the rest is the same
+    // The page's changes come written as JSON (src/features/change-feed/read.ts); the rest is the same
     // object JSON.stringify would write, key for key.
     reply.type(JSON_TYPE);
     return `{"changes":[${page.changesJson}],"next_cursor":${JSON.stringify(next)},"has_more":${page.hasMore}}`;

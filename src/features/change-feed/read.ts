@@ -18,7 +18,7 @@ import { sql } from 'kysely';
 import { prepared } from '../../db/prepared.js';
 import type { ReadDb } from '../../db/readonly.js';
 
-/** The cursors a page's changes carry (src/domain/change-feed.ts). */
+/** The cursors a page's changes carry (src/features/change-feed/model.ts). */
 export type PageCursors =
   /** `c1:<seq>`. */
   | { readonly form: 'plain' }
@@ -71,7 +71,7 @@ const NO_TOMBSTONES = '9223372036854775807';
  * Reads up to `limit` changes of a website after `since`, and one more to tell whether more follow
  * (numbered as read, in the index's order: no sort).
  *
- * The JSON written here must equal what the API's own functions give (test/http/changes.test.ts
+ * The JSON written here must equal what the API's own functions give (test/features/change-feed/changes.test.ts
  * compares them): a cursor is encodeCursor / encodeSyncCursor's base64url text. The payloads are
  * `c1:`/`s1:`, digits and colons, at most 42 bytes, whose base64 never holds `+` or `/` (the only
  * letters base64url changes) nor a line break (encode breaks lines after 76 characters): dropping

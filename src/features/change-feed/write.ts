@@ -46,7 +46,7 @@ export interface FeedWebsite {
 
 /**
  * The offers a website's keys see: the organization's active offers within the website's scope
- * (the same rule as the API's, src/db/website-scope.ts).
+ * (the same rule as the API's, src/features/access/scope-sql.ts).
  */
 function visibleOffersSql(website: FeedWebsite): RawBuilder<unknown> {
   const inScope = offerScopeCondition(website.scope, 'o');

@@ -2,7 +2,7 @@
  * Tracks content_state.content_version, the number every import bumps when it changes anything.
  * Each running instance polls it (a one-row primary-key read) so that its response cache is
  * dropped within one poll interval of an import, whichever process or machine ran the import.
- * On PostgreSQL every instance is also told at once (LISTEN/NOTIFY, src/db/change-notifications.ts)
+ * On PostgreSQL every instance is also told at once (LISTEN/NOTIFY, src/features/content-version/notifications.ts)
  * and applies the version it is told synchronously (observe()), so the request after an import
  * already sees it; the poll stays as the fallback while that connection is down.
  */
@@ -14,7 +14,7 @@ export class ContentVersion {
   private observed = 0;
   private readonly listeners: Array<(version: string) => void> = [];
 
-  /** `read` returns the stored version (src/queries/content-state.ts); it may reject while the database is away. */
+  /** `read` returns the stored version (src/features/content-version/read.ts); it may reject while the database is away. */
   constructor(
     private readonly read: () => Promise<string | undefined>,
     private readonly intervalMs: number,

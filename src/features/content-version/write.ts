@@ -10,7 +10,7 @@ import type { Database } from '../../db/database.js';
 
 /**
  * Call inside the transaction that changed content: every running instance is notified when it
- * commits (src/db/change-notifications.ts; PGlite has no other listener and ignores it).
+ * commits (src/features/content-version/notifications.ts; PGlite has no other listener and ignores it).
  */
 export async function bumpContentVersion(db: Kysely<Database>): Promise<string> {
   const result = await sql<{ content_version: string }>`

@@ -1,6 +1,6 @@
 /**
  * What `mirror` accepts as an answer of the original interface, derived from the resource schemas
- * of src/domain/resources.ts (one definition of every field's type). They are the interface's
+ * of src/contract/resources.ts (one definition of every field's type). They are the interface's
  * shapes, read the way the interface allows: a field it calls optional may be absent as well as
  * null, and a field we do not know is ignored (the records take an allow-list of fields). A value
  * of the wrong type, a missing required field or a wrong envelope is a malformed answer.

@@ -6,7 +6,7 @@
  * is on whatever RESPONSE_CACHE says.
  *
  * Each piece carries the row version token it was read with (xmin, version, updated_at; see
- * src/queries/offers.ts): the queries always read the current token and use a piece only when the
+ * src/features/offers/read.ts): the queries always read the current token and use a piece only when the
  * tokens are equal, so a changed offer is never served stale, whoever changed it and however.
  * Bounded by bytes (LRU). buildApp makes one and hands it to the offer reader.
  */

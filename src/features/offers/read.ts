@@ -4,7 +4,7 @@
  * offer_data_json is fetched as UTF-8 bytes and copied into the response as it is (for XML it is
  * decoded and parsed lazily).
  *
- * Each offer's body comes from the offer body cache (src/cache/offer-body-cache.ts) that buildApp
+ * Each offer's body comes from the offer body cache (src/features/offers/body-cache.ts) that buildApp
  * hands the reader, when it holds the body of the row's current version: every query reads the row's version token
  * (xmin, version, updated_at: xmin changes with every write of the row), and only bodies that are
  * missing or stale are read, in one more query. Reading a body means fetching it from out-of-line
@@ -16,7 +16,7 @@
  * planner has no reason to sort thousands of rows. docs/performance.md shows the plans.
  *
  * A scoped website (extension E7) sees only the offers of its scope: the lists add the scope's
- * conditions (src/db/website-scope.ts), one offer by id is read by a statement of its own that
+ * conditions (src/features/access/scope-sql.ts), one offer by id is read by a statement of its own that
  * calls the scope rule. Without a scope every query keeps its text.
  */
 import { sql, type AliasedRawBuilder, type RawBuilder } from 'kysely';

@@ -97,7 +97,7 @@ export const GeoFilterSchema = Type.Object(
           description: 'Closed by itself; the boundary counts as inside.',
         }),
       ],
-      // Read by the operation (src/http/validation/offer-geo.ts), which reports each problem at its place.
+      // Read by the operation (src/features/offers/query/geo-request.ts), which reports each problem at its place.
       { description: 'Depends on the operator.', 'x-checked-by-operation': true },
     ),
   },

@@ -20,7 +20,7 @@ export interface OfferRowDraft {
   created_at: string | undefined;
   /** normalized offer_data rendered once; stored as the jsonb offer_data and as offer_data_json. */
   offer_data_json: string;
-  /** The words the offer is found by (src/domain/search-text.ts): binary for pg, text for PGlite. */
+  /** The words the offer is found by (src/features/offers/query/search-text.ts): binary for pg, text for PGlite. */
   search_vector: SearchVector;
 }
 

@@ -1,7 +1,7 @@
 /**
  * The webhook outbox: messages are written in the import's own transaction, so a website is told
  * about exactly the changes that committed (none for a rolled-back import, none lost to a crash
- * between the commit and the sending). The running service sends them (src/webhooks/).
+ * between the commit and the sending). The running service sends them (sender.ts).
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';

@@ -1,5 +1,5 @@
 /**
- * The sender's SQL (src/webhooks/sender.ts): claim due deliveries, then record how each attempt
+ * The sender's SQL (src/features/webhooks/sender.ts): claim due deliveries, then record how each attempt
  * went. Every statement is short and runs on its own; no transaction is held while a message is
  * on the wire.
  *

@@ -1,6 +1,6 @@
 /**
  * The webhook sender: a loop in every running instance that claims due deliveries from the outbox
- * (src/writes/webhook-deliveries.ts), POSTs each, signed, to its endpoint, and records the
+ * (src/features/webhooks/sender-sql.ts), POSTs each, signed, to its endpoint, and records the
  * outcome. It never blocks requests or imports: it holds no transaction while a message is on the
  * wire, has at most `concurrency` requests under way, and logs its errors instead of throwing.
  *

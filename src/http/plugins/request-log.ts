@@ -41,7 +41,7 @@ export function routeOf(request: FastifyRequest): string {
   return request.routeOptions.url ?? UNMATCHED_ROUTE;
 }
 
-/** Echoes the request id; also called by the answers that skip the onSend hooks (src/http/plugins/errors.ts). */
+/** Echoes the request id; also called by the answers that skip the onSend hooks (src/http/plugins/error-answers.ts). */
 export function echoRequestId(request: FastifyRequest, reply: FastifyReply): void {
   reply.header(REQUEST_ID_HEADER, request.id);
 }

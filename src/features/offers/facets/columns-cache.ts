@@ -1,5 +1,5 @@
 /**
- * The organizations' offer columns (src/domain/offer-columns.ts) that facet requests are counted
+ * The organizations' offer columns (src/features/offers/facets/columns.ts) that facet requests are counted
  * from, one snapshot per organization, each labelled with the content version it was read at.
  * This is not a response cache: a request asks for the version the database holds now and gets a
  * snapshot of exactly that version, loading it when the held one is older, so no answer is ever

@@ -1,5 +1,5 @@
 /**
- * Reads an organization's active offers as columns (src/domain/offer-columns.ts), with the content
+ * Reads an organization's active offers as columns (src/features/offers/facets/columns.ts), with the content
  * version they are current at: one statement, so one snapshot of the database holds both.
  */
 import { sql } from 'kysely';

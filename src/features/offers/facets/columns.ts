@@ -2,7 +2,7 @@
  * Facet counts and statistics (extension E3) from an organization's active offers held in memory
  * as columns, for the requests whose every filter, facet and statistic is on a column of the
  * offers table (a typical sidebar: city, price, rooms, market type, balcony). A call then costs one
- * pass over typed arrays instead of several index scans in the database; src/queries/offer-facets.ts
+ * pass over typed arrays instead of several index scans in the database; src/features/offers/facets/facets-read.ts
  * keeps the SQL statement for every other request (search, geo, other offer_data fields, `contains`).
  *
  * The answer is the SQL statement's, rule for rule: SQL's three-valued logic for filters (`ne` and

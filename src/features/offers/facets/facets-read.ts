@@ -1,7 +1,7 @@
 /**
  * Facet counts and statistics of the offers a list request matches (extension E3): from the
  * organization's offers held as columns in memory when every filter, facet and statistic is on a
- * column field (src/domain/offer-columns.ts), else in one statement. A facet counts with every
+ * column field (src/features/offers/facets/columns.ts), else in one statement. A facet counts with every
  * filter but those on its own field (disjunctive facets: with `address_city eq Kraków` chosen, the
  * city facet still counts the other cities), so in the statement each facet on a filtered field is
  * a part of its own; the total, every statistic and the facets on fields that no filter names
@@ -92,7 +92,7 @@ type FacetsRequest = OfferFacetsRequest & { investmentId?: string | undefined };
 
 /**
  * The facets answer: from the organization's offer columns held in memory when `columns` is given
- * and they can answer the request (src/domain/offer-columns.ts), else from one SQL statement. The
+ * and they can answer the request (src/features/offers/facets/columns.ts), else from one SQL statement. The
  * columns are of the content version the database holds at the call, so both give the same counts.
  */
 export async function offerFacets(db: ReadDb, visibility: Visibility, request: FacetsRequest, columns?: OfferColumnsCache): Promise<OfferFacetsView> {

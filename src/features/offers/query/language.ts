@@ -1,7 +1,7 @@
 /**
  * The offer query vocabulary: which fields a filter or a sort may name, which operators each kind
  * of field takes, which related entities `include` embeds, and the bounds of a query. The HTTP side
- * (request schemas, validation, docs) and the SQL side (src/queries/offer-filters.ts) both read it
+ * (request schemas, validation, docs) and the SQL side (src/features/offers/query/sql.ts) both read it
  * from here, so the language is described once. No I/O and no SQL here.
  */
 import { OFFER_DATA_FIELD_BY_NAME, OFFER_TOP_FIELDS, type FieldKind } from '../../../contract/offer-fields.js';

@@ -1,7 +1,7 @@
 /**
  * Reads the inputs of the offer operations beyond what their schemas say: `include` values, the
  * sort field, and each filter's field, operator and value against the field's type (CONTRACT 6).
- * Produces the typed request of src/domain/offer-query.ts; every problem is reported at the
+ * Produces the typed request of src/features/offers/query/language.ts; every problem is reported at the
  * offending item's `field`, `operator` or `value`.
  */
 import { parseRfc3339, toStoredTimestamp } from '../../../contract/timestamps.js';

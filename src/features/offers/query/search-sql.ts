@@ -1,6 +1,6 @@
 /**
  * Full-text search in SQL (extension E1). The query becomes terms in TypeScript
- * (src/domain/search-text.ts), with the same folding and stemming that built the offers' search
+ * (src/features/offers/query/search-text.ts), with the same folding and stemming that built the offers' search
  * vectors, and reaches the database as tsquery conditions that the offers' GIN index answers in one
  * scan: its key is the vector plus a lexeme naming the offer's organization (migration
  * 2026_11_25_0011), and the query asks for the caller's, so the index alone finds the

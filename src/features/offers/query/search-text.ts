@@ -2,7 +2,7 @@
  * The words an offer is found by (full-text search), computed by the import in TypeScript: the
  * same folding and stemming as the SQL functions ecs_search_fold / ecs_search_stem that turn a query
  * into terms (migration 2026_11_24_0003), which cost PostgreSQL about 20 ms on a 2 KB description.
- * test/domain/search-text.property.test.ts checks that both give the same words.
+ * test/features/offers/query/search-text.property.test.ts checks that both give the same words.
  *
  * Folding: ASCII letters lower case, the letters of the fold table without their diacritics
  * (`Łódź` → `lodz`), digits kept, everything else a word break. Stemming: a word loses its longest

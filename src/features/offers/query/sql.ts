@@ -1,8 +1,8 @@
 /**
- * The offer filter and sort language (src/domain/offer-query.ts), compiled to SQL. Values reach
+ * The offer filter and sort language (src/features/offers/query/language.ts), compiled to SQL. Values reach
  * the database only as bound parameters, and the only names spliced into SQL (`sql.ref` / `sql.lit`) are catalogue names.
  *
- * The request layer (src/http/validation/offer-request.ts) checks a request and hands this module
+ * The request layer (src/features/offers/query/request.ts) checks a request and hands this module
  * values already normalized per kind (see FilterScalar).
  */
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
