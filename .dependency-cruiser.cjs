@@ -41,7 +41,15 @@ module.exports = {
     layer('xml', ['db', 'features', 'import', 'demo', 'http', 'cli', ...SHELL], 'XML writes elements; what they hold is the callers\' business.'),
     layer('import', ['demo', 'http', 'cli', ...SHELL], 'The import calls the wings\' writes; it never serves or parses a command line.'),
     layer('demo', ['http', 'cli', ...SHELL], 'The demo is data plus the import.'),
-    layer('http', ['import', 'demo', 'cli', ...SHELL], 'The HTTP plumbing reads; it never imports content or runs commands.'),
+    layer('http', ['import', 'demo', 'cli', ...SHELL.filter((name) => name !== 'services')], 'The HTTP plumbing reads; it never imports content or runs commands.'),
+    {
+      name: 'shell-on-top',
+      comment:
+        'The shell builds everything and nothing builds the shell: the HTTP plumbing and the wings know the services only as a type (what a handler is given).',
+      severity: 'error',
+      from: { path: '^src/(http|features)/' },
+      to: { path: `^src/(${SHELL.join('|')})\\.ts$`, dependencyTypesNot: ['type-only'] },
+    },
     layer('cli', ['http', 'app', 'routes', 'server', 'services'], 'The command line does not serve HTTP.'),
     {
       name: 'wing-through-index',

@@ -2,9 +2,9 @@
 import Type from 'typebox';
 import { pingDatabase } from '../db/health.js';
 import { isDatabaseUnavailable } from './db-errors.js';
-import { defineOperation, sendDetail } from './operation.js';
+import { publicOperation, sendDetail } from './operation.js';
 
-export const health = defineOperation({
+export const health = publicOperation({
   operationId: 'health',
   summary: 'Health check',
   description: '200 `{"status": "ok"}` when the database answers, 503 `{"detail": "Service Unavailable"}` otherwise. No key needed.',
@@ -19,7 +19,6 @@ export const health = defineOperation({
       content: { 'application/json': { schema: Type.Ref('ErrorResponse'), example: { detail: 'Service Unavailable' } } },
     },
   },
-  parse: () => undefined,
   async handle(_input, { db, request, reply }) {
     try {
       await pingDatabase(db);
@@ -32,22 +31,20 @@ export const health = defineOperation({
   },
 });
 
-export const openApiDocument = defineOperation({
+export const openApiDocument = publicOperation({
   operationId: 'openapi',
   summary: 'This OpenAPI document',
   tags: ['service'],
   responses: {},
-  parse: () => undefined,
   handle: async (_input, { request }) => request.server.swagger(),
 });
 
 /** GET /: people who open the service's address in a browser land on the interactive docs. */
-export const rootRedirect = defineOperation({
+export const rootRedirect = publicOperation({
   operationId: 'root',
   summary: 'Redirects to the interactive docs (/docs)',
   tags: ['service'],
   responses: {},
-  parse: () => undefined,
   // A small JSON body too: every answer of the service is JSON (or XML) but the docs themselves.
   handle: async (_input, { reply }) => reply.code(302).header('location', '/docs').send({ detail: 'See /docs' }),
 });

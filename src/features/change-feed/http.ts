@@ -8,7 +8,8 @@ import Type from 'typebox';
 import { CHANGES_DEFAULT_LIMIT, CURSOR_MAX_LENGTH, decodePosition, encodeCursor, encodeSyncCursor, type SyncPosition } from './model.js';
 import { readChangesPage } from './read.js';
 import { JSON_TYPE } from '../../http/content-types.js';
-import { defineOperation, sendDetail } from '../../http/operation.js';
+import { keyedOperation, sendDetail, type PartReader } from '../../http/operation.js';
+import type { InputChecker } from '../../http/validation/input-checker.js';
 import { ChangesQuery } from './schemas.js';
 import { errorResponses } from '../../http/schemas/error-responses.js';
 import { issues } from '../../http/validation/issues.js';
@@ -24,7 +25,28 @@ export const EXPIRED_CURSOR = 'Cursor expired';
 const SinceQuery = Type.Object({ since: ChangesQuery.properties.since });
 const LimitQuery = Type.Object({ limit: ChangesQuery.properties.limit });
 
-export const listChangesOperation = defineOperation<ChangesInput | undefined>({
+/** Field by field, in the order FastAPI reports them: `since` (its schema, then the cursor), `limit`. */
+function readChangesQuery(check: InputChecker): ChangesInput | undefined {
+  const sinceQuery = check.query<{ since?: string }>(SinceQuery);
+  let since: string | SyncPosition | undefined;
+  let valid = sinceQuery !== undefined;
+  if (sinceQuery?.since !== undefined) {
+    since = decodePosition(sinceQuery.since);
+    if (since === undefined) {
+      const reason =
+        sinceQuery.since.length > CURSOR_MAX_LENGTH ? `a cursor has at most ${CURSOR_MAX_LENGTH} characters` : 'not a cursor of this feed';
+      check.report(issues.valueError(['query', 'since'], sinceQuery.since, `${reason}; use next_cursor from an earlier answer`));
+      valid = false;
+    }
+  }
+  const limitQuery = check.query<{ limit?: number }>(LimitQuery);
+  if (!valid || limitQuery === undefined) return undefined;
+  return { since, limit: limitQuery.limit ?? CHANGES_DEFAULT_LIMIT };
+}
+
+const changesQuery: PartReader<ChangesInput> = { schema: ChangesQuery, read: readChangesQuery };
+
+export const listChangesOperation = keyedOperation({
   operationId: 'list_changes',
   summary: 'Change feed',
   description:
@@ -34,7 +56,7 @@ export const listChangesOperation = defineOperation<ChangesInput | undefined>({
     'Deletes are kept at least 30 days (FEED_RETENTION_DAYS); a cursor older than that answers 410 `Cursor expired`: start ' +
     'again without `since`. Never served from the response cache: a page shows an import from the moment it commits.',
   tags: ['changes'],
-  query: ChangesQuery,
+  query: changesQuery,
   responses: {
     200: { description: 'A page of changes', content: { 'application/json': { schema: Type.Ref('ChangeFeed') } } },
     410: {
@@ -43,31 +65,13 @@ export const listChangesOperation = defineOperation<ChangesInput | undefined>({
     },
     ...errorResponses(),
   },
-  parse(check) {
-    // Field by field, in the order FastAPI reports them: since (its schema, then the cursor), limit.
-    const sinceQuery = check.query<{ since?: string }>(SinceQuery);
-    let since: string | SyncPosition | undefined;
-    let valid = sinceQuery !== undefined;
-    if (sinceQuery?.since !== undefined) {
-      since = decodePosition(sinceQuery.since);
-      if (since === undefined) {
-        const reason =
-          sinceQuery.since.length > CURSOR_MAX_LENGTH ? `a cursor has at most ${CURSOR_MAX_LENGTH} characters` : 'not a cursor of this feed';
-        check.report(issues.valueError(['query', 'since'], sinceQuery.since, `${reason}; use next_cursor from an earlier answer`));
-        valid = false;
-      }
-    }
-    const limitQuery = check.query<{ limit?: number }>(LimitQuery);
-    if (!valid || limitQuery === undefined) return undefined;
-    return { since, limit: limitQuery.limit ?? CHANGES_DEFAULT_LIMIT };
-  },
-  async handle(input, { db, caller, reply }) {
-    const { since, limit } = input!;
+  async handle({ query }, { db, caller, reply }) {
+    const { since, limit } = query;
     const sync = typeof since === 'object' ? since : undefined;
     const plain = typeof since === 'string' ? since : undefined;
     // A first sync pages on with positions that remember where it began (see SyncPosition): it
     // began at the head, or at the floor when the newest changes were purged tombstones.
-    const page = await readChangesPage(db, caller!.websiteId, {
+    const page = await readChangesPage(db, caller.websiteId, {
       since: sync ? sync.seq : plain,
       tombstonesAfter: sync?.head,
       limit,

@@ -8,9 +8,11 @@ import { investmentExists } from '../catalog/index.js';
 import type { OfferInclude, OfferListRequest } from './query/language.js';
 import { offersPageToXml, offerToXml } from './xml.js';
 import { JSON_TYPE, XML_TYPE } from '../../http/content-types.js';
+import type { Services } from '../../services.js';
 import { preferredFormat } from '../../http/negotiate.js';
 import { addVary } from '../../http/vary.js';
-import { defineOperation, sendDetail, type OperationContext } from '../../http/operation.js';
+import { keyedOperation, sendDetail, type KeyedContext, type PartReader } from '../../http/operation.js';
+import type { InputChecker } from '../../http/validation/input-checker.js';
 import { OFFER_QUERY_DESCRIPTION } from './query/descriptions.js';
 import { errorResponses } from '../../http/schemas/error-responses.js';
 import { OfferIdParams, OfferIncludeQuery, OffersRequestBodySchema } from './schemas.js';
@@ -23,24 +25,39 @@ const jsonOrXml = (description: string, schema: unknown) => ({
   content: { 'application/json': { schema }, 'application/xml': { schema } },
 });
 
-function negotiate({ request, reply }: OperationContext): 'json' | 'xml' {
+function negotiate({ request, reply }: KeyedContext): 'json' | 'xml' {
   // The representation depends on Accept, so caches must key on it (this handler's 404 too).
   addVary(reply, 'Accept');
   return preferredFormat(request.headers.accept);
 }
 
-// JSON is assembled as bytes from the stored offer_data bytes (no string round trip).
-function sendOffer(ctx: OperationContext, format: 'json' | 'xml', offer: OfferView): string | Buffer {
+/** Sets the answer's media type; the route's serializers then write the view. */
+function as<T>(ctx: KeyedContext, format: 'json' | 'xml', view: T): T {
   ctx.reply.type(format === 'xml' ? XML_TYPE : JSON_TYPE);
-  return format === 'xml' ? offerToXml(offer, ctx.xmlFragments) : offerToJsonBytes(offer);
+  return view;
 }
 
-function sendPage(ctx: OperationContext, format: 'json' | 'xml', page: OffersPageView): string | Buffer {
-  ctx.reply.type(format === 'xml' ? XML_TYPE : JSON_TYPE);
-  return format === 'xml' ? offersPageToXml(page, ctx.xmlFragments) : offersPageToJsonBytes(page);
-}
+// JSON is assembled as bytes from the stored offer_data bytes (no string round trip); XML from
+// the views, with the process's rendered <offer_data> fragments.
+const offerSerializers = {
+  'application/json': (offer: OfferView) => offerToJsonBytes(offer),
+  'application/xml': (offer: OfferView, services: Services) => offerToXml(offer, services.xmlFragments),
+};
+const pageSerializers = {
+  'application/json': (page: OffersPageView) => offersPageToJsonBytes(page),
+  'application/xml': (page: OffersPageView, services: Services) => offersPageToXml(page, services.xmlFragments),
+};
 
-export const readOffer = defineOperation({
+/** `include` (comma-separated and/or repeated), read from the query string. */
+const includeQuery: PartReader<Set<OfferInclude>> = {
+  schema: OfferIncludeQuery,
+  read: (check: InputChecker) => checkInclude(check, check.query<{ include?: string[] }>(OfferIncludeQuery)?.include),
+};
+
+/** The body of the offer lists. */
+const listBody: PartReader<OfferListRequest> = { schema: OffersRequestBodySchema, read: checkOffersBody };
+
+export const readOffer = keyedOperation({
   operationId: 'get_offer',
   summary: 'One offer',
   description:
@@ -48,52 +65,34 @@ export const readOffer = defineOperation({
     '`Accept: application/xml` returns it as XML (root `<offer>`). Inactive offers answer 404.',
   tags: ['offers'],
   params: OfferIdParams,
-  query: OfferIncludeQuery,
+  query: includeQuery,
   responses: { 200: jsonOrXml('The offer', Type.Ref('Offer')), ...errorResponses('Offer not found') },
-  parse(check) {
-    const params = check.path<{ offer_id: string }>(OfferIdParams);
-    const query = check.query<{ include?: string[] }>(OfferIncludeQuery);
-    const include = checkInclude(check, query?.include);
-    return { offerId: params?.offer_id ?? '', include };
-  },
-  async handle(input, ctx) {
+  serializers: offerSerializers,
+  async handle({ params, query: include }, ctx) {
     const format = negotiate(ctx);
-    const offer = await ctx.offers.find(ctx.caller!, input.offerId, input.include);
+    const offer = await ctx.services.offers.find(ctx.caller, params.offer_id, include);
     if (!offer) return sendDetail(ctx.reply, 404, 'Offer not found');
-    return sendOffer(ctx, format, offer);
+    return as(ctx, format, offer);
   },
 });
 
-interface ListInput {
-  request: OfferListRequest;
-  include: Set<OfferInclude>;
-}
-
-function parseList(check: Parameters<typeof readOffer.parse>[0]): ListInput | undefined {
-  const query = check.query<{ include?: string[] }>(OfferIncludeQuery);
-  const include = checkInclude(check, query?.include);
-  const request = checkOffersBody(check);
-  return request ? { request, include } : undefined;
-}
-
-export const listOffersOperation = defineOperation({
+export const listOffersOperation = keyedOperation({
   operationId: 'list_offers',
   summary: 'Search offers',
   description: OFFER_QUERY_DESCRIPTION,
   tags: ['offers'],
-  query: OfferIncludeQuery,
-  body: OffersRequestBodySchema,
+  query: includeQuery,
+  body: listBody,
   responses: { 200: jsonOrXml('One page of offers', Type.Ref('OffersResponse')), ...errorResponses(undefined, { body: true }) },
-  parse: parseList,
-  async handle(input, ctx) {
+  serializers: pageSerializers,
+  async handle({ query: include, body: request }, ctx) {
     const format = negotiate(ctx);
-    const { request, include } = input!;
-    const page = await ctx.offers.list(ctx.caller!, { ...request, include });
-    return sendPage(ctx, format, page);
+    const page = await ctx.services.offers.list(ctx.caller, { ...request, include });
+    return as(ctx, format, page);
   },
 });
 
-export const listInvestmentOffers = defineOperation({
+export const listInvestmentOffers = keyedOperation({
   operationId: 'list_investment_offers',
   summary: 'Search the offers of one investment',
   description:
@@ -102,21 +101,17 @@ export const listInvestmentOffers = defineOperation({
     OFFER_QUERY_DESCRIPTION,
   tags: ['offers', 'investments'],
   params: InvestmentIdParams,
-  query: OfferIncludeQuery,
-  body: OffersRequestBodySchema,
+  query: includeQuery,
+  body: listBody,
   responses: { 200: jsonOrXml('One page of offers', Type.Ref('OffersResponse')), ...errorResponses('Investment not found', { body: true }) },
-  parse(check) {
-    const params = check.path<{ investment_id: string }>(InvestmentIdParams);
-    const list = parseList(check);
-    return params && list ? { investmentId: params.investment_id, ...list } : undefined;
-  },
-  async handle(input, ctx) {
+  serializers: pageSerializers,
+  async handle({ params, query: include, body: request }, ctx) {
     const format = negotiate(ctx);
-    const { investmentId, request, include } = input!;
-    if (!(await investmentExists(ctx.db, ctx.caller!, investmentId))) {
+    const investmentId = params.investment_id;
+    if (!(await investmentExists(ctx.db, ctx.caller, investmentId))) {
       return sendDetail(ctx.reply, 404, 'Investment not found');
     }
-    const page = await ctx.offers.list(ctx.caller!, { investmentId, ...request, include });
-    return sendPage(ctx, format, page);
+    const page = await ctx.services.offers.list(ctx.caller, { investmentId, ...request, include });
+    return as(ctx, format, page);
   },
 });

@@ -1,12 +1,14 @@
 /**
- * Every error answer is JSON (CONTRACT 3): 404 for an unknown route, 405 (with Allow) for a known
- * path with another method, 413 for a body over the limit, 503 when the database is unreachable,
- * 500 with no details for anything else (logged with the request id).
+ * Every error answer is JSON (CONTRACT 3): 422 with every problem for a request that failed
+ * validation (validation/compat-validation.ts), 404 for an unknown route, 405 (with Allow) for a
+ * known path with another method, 413 for a body over the limit, 503 when the database is
+ * unreachable, 500 with no details for anything else (logged with the request id).
  */
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { JSON_TYPE } from '../content-types.js';
 import { isDatabaseUnavailable } from '../db-errors.js';
+import { RequestProblems, type CompatValidation } from '../validation/compat-validation.js';
 import { echoRequestId } from './request-log.js';
 
 /** Retry-After of a 503 (database unreachable, statement timeout, no pooled connection in time). */
@@ -45,7 +47,7 @@ function allowedMethods(routes: readonly KnownRoute[], url: string): string[] {
  * Installs the not-found and error handlers. Call before any route is registered: it learns the
  * routes (for 405) from the onRoute hook.
  */
-export function handleErrors(app: FastifyInstance): void {
+export function handleErrors(app: FastifyInstance, validation: Pick<CompatValidation, 'answerProblems'>): void {
   const routes: KnownRoute[] = [];
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -63,6 +65,7 @@ export function handleErrors(app: FastifyInstance): void {
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof RequestProblems) return validation.answerProblems(error, request, reply);
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
       return sendError(reply, 413, 'Request body too large');
     }

@@ -7,7 +7,7 @@ import Type from 'typebox';
 import type { OfferFacetsRequest } from '../query/language.js';
 import { investmentExists } from '../../catalog/index.js';
 import { offerFacets } from './facets-read.js';
-import { defineOperation, sendDetail } from '../../../http/operation.js';
+import { keyedOperation, sendDetail, type PartReader } from '../../../http/operation.js';
 import { errorResponses } from '../../../http/schemas/error-responses.js';
 import { FacetsRequestBodySchema } from './facets-schemas.js';
 import { checkFacetsBody } from './facets-request.js';
@@ -22,35 +22,32 @@ const DESCRIPTION =
 
 const response = { description: 'Counts and statistics', content: { 'application/json': { schema: Type.Ref('FacetsResponse') } } };
 
-export const offerFacetsOperation = defineOperation({
+/** The body of the facet operations. */
+const facetsBody: PartReader<OfferFacetsRequest> = { schema: FacetsRequestBodySchema, read: checkFacetsBody };
+
+export const offerFacetsOperation = keyedOperation({
   operationId: 'offer_facets',
   summary: 'Facet counts and statistics of offers',
   description: DESCRIPTION,
   tags: ['offers'],
-  body: FacetsRequestBodySchema,
+  body: facetsBody,
   responses: { 200: response, ...errorResponses(undefined, { body: true }) },
-  parse: (check) => checkFacetsBody(check),
-  handle: async (input, ctx) => offerFacets(ctx.db, ctx.caller!, input!, ctx.facetColumns),
+  handle: async ({ body }, ctx) => offerFacets(ctx.db, ctx.caller, body, ctx.services.facetColumns),
 });
 
-export const investmentOfferFacetsOperation = defineOperation({
+export const investmentOfferFacetsOperation = keyedOperation({
   operationId: 'investment_offer_facets',
   summary: 'Facet counts and statistics of one investment\'s offers',
   description: `The same as \`POST /api/v1/offers/facets\`, limited to one investment. An unknown investment answers 404.\n\n${DESCRIPTION}`,
   tags: ['offers', 'investments'],
   params: InvestmentIdParams,
-  body: FacetsRequestBodySchema,
+  body: facetsBody,
   responses: { 200: response, ...errorResponses('Investment not found', { body: true }) },
-  parse(check) {
-    const params = check.path<{ investment_id: string }>(InvestmentIdParams);
-    const body = checkFacetsBody(check);
-    return params && body ? { investmentId: params.investment_id, ...body } : undefined;
-  },
-  async handle(input, ctx) {
-    const { investmentId, ...request } = input! as OfferFacetsRequest & { investmentId: string };
-    if (!(await investmentExists(ctx.db, ctx.caller!, investmentId))) {
+  async handle({ params, body }, ctx) {
+    const investmentId = params.investment_id;
+    if (!(await investmentExists(ctx.db, ctx.caller, investmentId))) {
       return sendDetail(ctx.reply, 404, 'Investment not found');
     }
-    return offerFacets(ctx.db, ctx.caller!, { ...request, investmentId }, ctx.facetColumns);
+    return offerFacets(ctx.db, ctx.caller, { ...body, investmentId }, ctx.services.facetColumns);
   },
 });

@@ -18,7 +18,7 @@ import {
   type QueryFieldKind,
 } from '../query/language.js';
 import { enumValuesInUse } from './meta-read.js';
-import { defineOperation } from '../../../http/operation.js';
+import { keyedOperation } from '../../../http/operation.js';
 import { errorResponses } from '../../../http/schemas/error-responses.js';
 
 const TYPE_NAME: Readonly<Record<QueryFieldKind, string>> = {
@@ -35,7 +35,7 @@ const TYPE_NAME: Readonly<Record<QueryFieldKind, string>> = {
   geo_point: 'geo_point',
 };
 
-export const offerFieldCatalogue = defineOperation({
+export const offerFieldCatalogue = keyedOperation({
   operationId: 'offer_field_catalogue',
   summary: 'The offer fields for filters, sorting and facets',
   description:
@@ -46,9 +46,8 @@ export const offerFieldCatalogue = defineOperation({
     200: { description: 'The field catalogue', content: { 'application/json': { schema: Type.Ref('FieldCatalogue') } } },
     ...errorResponses(),
   },
-  parse: () => undefined,
   async handle(_input, ctx) {
-    const values = await enumValuesInUse(ctx.db, ctx.caller!);
+    const values = await enumValuesInUse(ctx.db, ctx.caller);
     const fields = filterableFieldNames().map((name) => {
       const field = resolveOfferField(name)!;
       const enumerated = field.source === 'offer_data' && OFFER_DATA_FIELD_BY_NAME.get(name)?.kind === 'enum';
