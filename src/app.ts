@@ -14,7 +14,7 @@ import { clientError, frameworkError, handleErrors } from './http/plugins/error-
 import { registerOpenApi } from './http/plugins/openapi.js';
 import { registerRateLimit } from './http/plugins/rate-limit.js';
 import { countRequest, registerMetrics } from './http/plugins/request-metrics.js';
-import { logRequest, logRequests, maskKeys, quietRequestLogging, requestIdOf } from './http/plugins/request-log.js';
+import { loggerOptions, logRequest, logRequests, quietRequestLogging, requestIdOf } from './http/plugins/request-log.js';
 import { addSecurityHeaders } from './http/plugins/security-headers.js';
 import { registerRoutes } from './http/route-registration.js';
 import { SCHEMA_REGISTRY } from './http/schemas/schema-registry.js';
@@ -38,34 +38,6 @@ export interface BuildAppOptions {
   metricsText?: MetricsText;
 }
 
-/** Header values that must never reach a log line. */
-const REDACTED_PATHS = ['req.headers.authorization', 'request.headers.authorization', 'headers.authorization'];
-
-function loggerOptions(config: Config, logger: BuildAppOptions['logger']): FastifyServerOptions['logger'] {
-  if (logger === false) return false;
-  const base = typeof logger === 'object' && logger !== null ? logger : {};
-  const redact = (base as { redact?: unknown }).redact;
-  const extraPaths = Array.isArray(redact) ? (redact as string[]) : [];
-  return {
-    level: config.logLevel,
-    ...base,
-    // A caller's own serializers (tests) win; ours masks keys pasted into URLs.
-    serializers: { req: serializeRequest, ...(base as { serializers?: Record<string, unknown> }).serializers },
-    redact: { paths: [...REDACTED_PATHS, ...extraPaths], censor: '[redacted]' },
-  };
-}
-
-/** A key pasted into a URL by mistake is masked before the URL reaches the log (keys carry the ecs_ prefix for this). */
-function serializeRequest(request: { method: string; url: string; host?: string; ip?: string; socket?: { remotePort?: number } }) {
-  return {
-    method: request.method,
-    url: maskKeys(request.url),
-    host: request.host,
-    remoteAddress: request.ip,
-    remotePort: request.socket?.remotePort,
-  };
-}
-
 declare module 'fastify' {
   interface FastifyInstance {
     /** This instance's services (src/services.ts). */
@@ -81,7 +53,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { config } = options;
   const metrics = options.metrics ?? (config.metricsToken !== undefined || config.metricsPort !== undefined ? createMetrics() : undefined);
   const app = Fastify({
-    logger: loggerOptions(config, options.logger),
+    logger: loggerOptions(config.logLevel, options.logger),
     // One line per request, written by logRequests(), with the caller's sane X-Request-Id.
     logController: quietRequestLogging(),
     genReqId: requestIdOf,

@@ -1,4 +1,9 @@
-/** The access wing's public surface: what other wings and the shared plumbing may use. */
+/**
+ * The access wing: who calls and what they may see. API keys (stored as SHA-256 hashes; a short
+ * visible prefix), websites, and the website scope (extension E7: a microsite of some investments,
+ * branches or offer types). The key check of every /api/v1 route is its face (http.ts), the keys
+ * and websites commands its other (cli.ts). Other wings and the plumbing use what is below.
+ */
 export { ApiKeyCache } from './key-cache.js';
 export { KeyUsageRecorder } from './key-usage.js';
 export { hashKey, presentedKey, VISIBLE_PREFIX_LENGTH } from './model.js';

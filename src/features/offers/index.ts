@@ -1,4 +1,9 @@
-/** The offers wing's public surface: what other wings and the shared plumbing may use. */
+/**
+ * The offers wing: one offer and the offer lists (JSON and XML), the query language (filters,
+ * sorting, search, geography: query/), facets and statistics (facets/), the field catalogue
+ * (meta/), offer_data as stored, and the import's writes. Its operations are http.ts,
+ * facets/facets-http.ts and meta/meta-http.ts.
+ */
 export { OfferBodyCache } from './body-cache.js';
 export { OfferColumnsCache } from './facets/columns-cache.js';
 export { FacetsResponseSchema, FieldCatalogueSchema } from './facets/facets-schemas.js';
