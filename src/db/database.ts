@@ -239,6 +239,13 @@ export interface WebsiteFeedTable {
   floor_seq: ColumnType<string, string | number, string | number>;
 }
 
+/** The SQL routines the migrator applied (src/db/migrator.ts): per function, the text's sha256. */
+export interface RoutineRecordTable {
+  name: string;
+  sha256: string;
+  applied_at: TimestampDefault;
+}
+
 export interface Database {
   organizations: OrganizationTable;
   websites: WebsiteTable;
@@ -253,6 +260,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveryTable;
   website_changes: WebsiteChangeTable;
   website_feeds: WebsiteFeedTable;
+  ecs_routines: RoutineRecordTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationTable>;

@@ -9,7 +9,7 @@
  * matches when each of its words (stemmed; the last as a prefix) is among them; its relevance is
  * the sum over the words of the best weight they are found with.
  */
-import { STEM_ENDINGS } from '../../src/db/migrations/2026_11_24_0003_search_and_geo.js';
+import { STEM_ENDINGS } from '../../src/db/routines/search-folding.js';
 
 const BY_LENGTH = [...STEM_ENDINGS].sort((a, b) => b.length - a.length);
 const NOT_COMPOSED: Readonly<Record<string, string>> = { ł: 'l', ø: 'o', ß: 's' };

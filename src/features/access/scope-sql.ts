@@ -12,8 +12,9 @@
  *   unscoped query keeps its exact text;
  * - for many websites at once (a join with `websites`): calls of the SQL functions
  *   `ecs_offer_in_scope(scope jsonb, investment_id uuid, branch_id uuid, offer_type text)` and
- *   `ecs_investment_in_scope(scope jsonb, investment_id uuid)` that migration 0005 creates (true
- *   for a null scope). test/features/access/scope-sql.test.ts holds the two forms to each other.
+ *   `ecs_investment_in_scope(scope jsonb, investment_id uuid)` (true for a null scope), defined in
+ *   src/db/routines/website-scope.ts. test/features/access/scope-sql.test.ts holds the two forms
+ *   to each other.
  */
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { WebsiteScope } from '../../db/database.js';

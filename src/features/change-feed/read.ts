@@ -10,7 +10,7 @@
  * 7 columns parsed by the driver, made into objects and serialized again cost the service's one
  * thread about 3 ms of CPU per page; the database joins the same text on its own processes
  * (docs/performance.md). Each row keeps its change's JSON but the cursor (entry_json, written with
- * the row by ecs_change_entry, migration 2026_11_25_0014), so a page adds only the cursors. Every
+ * the row by ecs_change_entry, src/db/routines/change-entry.ts), so a page adds only the cursors. Every
  * value is a uuid, a number, a word of the vocabulary, a base64url cursor or a timestamp: nothing
  * needs JSON escaping.
  */

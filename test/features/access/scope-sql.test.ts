@@ -1,7 +1,7 @@
 /**
  * The two forms of the scope rule (src/features/access/scope-sql.ts) agree: the indexable conditions the
- * API's lists use and the SQL functions of migration 0005 (for the change feed and any set-based
- * reader), on random scopes and random offers, nulls included; and both agree with the rule as
+ * API's lists use and the SQL functions of src/db/routines/website-scope.ts (for the change feed and
+ * any set-based reader), on random scopes and random offers, nulls included; and both agree with the rule as
  * written in the docs (every given list holds the offer's value).
  */
 import fc from 'fast-check';

@@ -1,7 +1,8 @@
 /**
  * The import and the queries fold and stem in TypeScript (src/features/offers/query/search-text.ts); the migrations
- * filled existing rows with the SQL functions (ecs_search_words, ecs_search_terms). Random texts must
- * give the same words and terms both ways, or a search would miss what was stored.
+ * filled existing rows with the SQL functions (ecs_search_words, ecs_search_terms, ecs_search_vector:
+ * src/db/routines/search-folding.ts and search-vector.ts). Random texts must give the same words and
+ * terms both ways, or a search would miss what was stored.
  */
 import fc from 'fast-check';
 import { sql } from 'kysely';
