@@ -1,7 +1,11 @@
 /**
  * A plain in-memory evaluation of an offer query, written from the contract (CONTRACT 6) and not
- * from the SQL compiler: the property test compares the service's answers with it.
+ * from the SQL compiler: the property test compares the service's answers with it. It takes only
+ * the operator names from the service (a type): an operator added to the service's table without
+ * its evaluation here does not compile.
  */
+import type { FilterOperator } from '../../src/features/offers/query/operators.js';
+import { distanceKm, insideBox, insidePolygon, type Point } from './search-reference.js';
 import type { WorldOffer } from './offer-world.js';
 
 export type RefKind = 'number' | 'text' | 'enum' | 'uuid' | 'boolean' | 'datetime' | 'array';
@@ -44,8 +48,8 @@ export interface RefFilter {
   /** Field name without the offer_data. prefix. */
   field: string;
   operator: string;
-  /** The value in the reference's terms (bigint micros for date-times, lower-case uuids). */
-  value: Scalar | Scalar[] | boolean;
+  /** The value in the reference's terms (bigint micros for date-times, lower-case uuids; geography as sent). */
+  value: Scalar | Scalar[] | boolean | object;
 }
 
 export interface RefQuery {
@@ -91,44 +95,52 @@ function compare(a: Scalar, b: Scalar): number {
   return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
 }
 
-function matches(offer: WorldOffer, filter: RefFilter): boolean {
-  const kind = REF_FIELDS[filter.field]!.kind;
-  const v = valueOf(offer, filter.field);
-  if (filter.operator === 'is_null') {
-    const isNull = kind === 'array' ? v === null || (Array.isArray(v) && v.length === 0) : v === null;
-    return isNull === filter.value;
-  }
-  if (v === null) return false; // every other operator, ne and not_in included, leaves nulls out
-  const value = v as Scalar;
-  const operand = filter.value;
-  switch (filter.operator) {
-    case 'eq':
-      return compare(value, operand as Scalar) === 0;
-    case 'ne':
-      return compare(value, operand as Scalar) !== 0;
-    case 'gt':
-      return compare(value, operand as Scalar) > 0;
-    case 'gte':
-      return compare(value, operand as Scalar) >= 0;
-    case 'lt':
-      return compare(value, operand as Scalar) < 0;
-    case 'lte':
-      return compare(value, operand as Scalar) <= 0;
-    case 'between': {
-      const [low, high] = operand as Scalar[];
-      return compare(value, low!) >= 0 && compare(value, high!) <= 0;
-    }
-    case 'in':
-      return (operand as Scalar[]).some((o) => compare(value, o) === 0);
-    case 'not_in':
-      return (operand as Scalar[]).every((o) => compare(value, o) !== 0);
-    case 'contains':
-      return (value as string).toLowerCase().includes((operand as string).toLowerCase());
-    case 'starts_with':
-      return (value as string).toLowerCase().startsWith((operand as string).toLowerCase());
-    default:
-      throw new Error(`unknown operator ${filter.operator}`);
-  }
+/** The offer's position, for `location`; null without both coordinates. */
+function pointOf(offer: WorldOffer): Point | null {
+  const lat = offer.data.location_latitude;
+  const lon = offer.data.location_longitude;
+  return typeof lat === 'number' && typeof lon === 'number' ? { lat, lon } : null;
+}
+
+type Operand = RefFilter['value'];
+/** Whether a value (null: none) passes an operator with `operand`; `kind` is the field's. */
+type Matcher = (v: unknown, operand: Operand, kind: RefKind | undefined) => boolean;
+
+/** Every operator but is_null leaves nulls out, ne and not_in included. */
+const present =
+  (test: (value: Scalar, operand: Operand) => boolean): Matcher =>
+  (v, operand) =>
+    v !== null && test(v as Scalar, operand);
+
+const located = (test: (p: Point, operand: never) => boolean): Matcher => (v, operand) => v !== null && test(v as Point, operand as never);
+
+const MATCHERS: { readonly [K in FilterOperator]: Matcher } = {
+  eq: present((value, operand) => compare(value, operand as Scalar) === 0),
+  ne: present((value, operand) => compare(value, operand as Scalar) !== 0),
+  gt: present((value, operand) => compare(value, operand as Scalar) > 0),
+  gte: present((value, operand) => compare(value, operand as Scalar) >= 0),
+  lt: present((value, operand) => compare(value, operand as Scalar) < 0),
+  lte: present((value, operand) => compare(value, operand as Scalar) <= 0),
+  between: present((value, operand) => {
+    const [low, high] = operand as Scalar[];
+    return compare(value, low!) >= 0 && compare(value, high!) <= 0;
+  }),
+  in: present((value, operand) => (operand as Scalar[]).some((o) => compare(value, o) === 0)),
+  not_in: present((value, operand) => (operand as Scalar[]).every((o) => compare(value, o) !== 0)),
+  contains: present((value, operand) => (value as string).toLowerCase().includes((operand as string).toLowerCase())),
+  starts_with: present((value, operand) => (value as string).toLowerCase().startsWith((operand as string).toLowerCase())),
+  is_null: (v, operand, kind) => (kind === 'array' ? v === null || (Array.isArray(v) && v.length === 0) : v === null) === operand,
+  within_radius: located((p, circle: Point & { km: number }) => distanceKm(circle, p) <= circle.km),
+  within_bbox: located((p, box: { south: number; west: number; north: number; east: number }) => insideBox(p, box)),
+  within_polygon: located((p, polygon: Array<[number, number]>) => insidePolygon(p, polygon)),
+};
+
+/** Whether an offer passes a filter (`location` is the offer's position). */
+export function matchesFilter(offer: WorldOffer, filter: RefFilter): boolean {
+  const match = (MATCHERS as Readonly<Record<string, Matcher>>)[filter.operator];
+  if (match === undefined) throw new Error(`unknown operator ${filter.operator}`);
+  const v = filter.field === 'location' ? pointOf(offer) : valueOf(offer, filter.field);
+  return match(v, filter.value, REF_FIELDS[filter.field]?.kind);
 }
 
 export interface RefPage {
@@ -143,7 +155,7 @@ export function evaluate(world: readonly WorldOffer[], organizationId: string, q
       o.organization_id === organizationId &&
       o.is_active &&
       (query.investmentId === undefined || o.investment_id === query.investmentId) &&
-      query.filters.every((f) => matches(o, f)),
+      query.filters.every((f) => matchesFilter(o, f)),
   );
   const byId = (a: WorldOffer, b: WorldOffer) => compare(a.offer_id, b.offer_id);
   if (query.sort) {

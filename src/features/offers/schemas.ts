@@ -3,19 +3,19 @@
  * sorting, filters, search and geography). The same TypeBox objects validate requests and describe
  * them in /openapi.json.
  */
-import Type from 'typebox';
+import Type, { type TSchema } from 'typebox';
 import { Nullable } from '../../contract/resources.js';
 import {
-  FILTER_OPERATORS,
-  GEO_OPERATORS,
   MAX_FILTERS,
   MAX_POLYGON_POINTS,
   MAX_RADIUS_KM,
   MAX_SEARCH_LENGTH,
   MIN_POLYGON_POINTS,
   OFFER_INCLUDES,
+  type GeoOperator,
 } from './query/language.js';
-import { FILTERS_DESCRIPTION, SORTING_DESCRIPTION } from './query/descriptions.js';
+import { SCHEMA_OPERATORS, type FilterSchemaName } from './query/operators.js';
+import { FILTER_VALUE_DESCRIPTION, FILTERS_DESCRIPTION, GEO_OPERATOR_DESCRIPTION, SORTING_DESCRIPTION } from './query/descriptions.js';
 
 const uuidParam = (description: string) => Type.String({ format: 'uuid', description });
 
@@ -56,15 +56,12 @@ export const FilterSchema = Type.Object(
     field: Type.String({
       description: 'An offer field (`created_at`, `agent_id`, ...) or an offer_data field by its bare name (`price`) or as `offer_data.price`.',
     }),
+    // The original interface's list, in its order (the 422 for an unknown operator quotes it).
     operator: Type.Union(
-      FILTER_OPERATORS.map((op) => Type.Literal(op)),
+      SCHEMA_OPERATORS.Filter.map((op) => Type.Literal(op)),
       { description: 'Which operators a field takes depends on its type (see the operation description).' },
     ),
-    value: Type.Unknown({
-      description:
-        'A value of the field\'s type; `[low, high]` for `between`; a list of 1 to 1000 values for `in` / `not_in`; ' +
-        '`true` or `false` for `is_null`. Date-times are RFC 3339 strings.',
-    }),
+    value: Type.Unknown({ description: FILTER_VALUE_DESCRIPTION }),
   },
   { $id: 'Filter', title: 'Filter' },
 );
@@ -73,6 +70,21 @@ const latitude = Type.Number({ minimum: -90, maximum: 90, description: 'Latitude
 const longitude = Type.Number({ minimum: -180, maximum: 180, description: 'Longitude, degrees.' });
 
 export const GeoPointSchema = Type.Object({ lat: latitude, lon: longitude }, { $id: 'GeoPoint', title: 'GeoPoint' });
+
+/** The value of each geography operator, for the docs (geo-request.ts reads it). */
+const GEO_VALUE_SCHEMAS: { readonly [K in GeoOperator]: TSchema } = {
+  within_radius: Type.Object(
+    { lat: latitude, lon: longitude, km: Type.Number({ exclusiveMinimum: 0, maximum: MAX_RADIUS_KM, description: 'Radius in km.' }) },
+    { title: 'within_radius' },
+  ),
+  within_bbox: Type.Object({ south: latitude, west: longitude, north: latitude, east: longitude }, { title: 'within_bbox', description: 'west > east crosses the antimeridian.' }),
+  within_polygon: Type.Array(Type.Array(Type.Number(), { minItems: 2, maxItems: 2, description: '[latitude, longitude]' }), {
+    minItems: MIN_POLYGON_POINTS,
+    maxItems: MAX_POLYGON_POINTS,
+    title: 'within_polygon',
+    description: 'Closed by itself; the boundary counts as inside.',
+  }),
+};
 
 /**
  * A filter on the offer's position (extension E2). Its own schema: the `operator` list of the
@@ -83,20 +95,11 @@ export const GeoFilterSchema = Type.Object(
     // A string, not the literal: another field with a geography operator is one mistake, told at `operator`.
     field: Type.String({ description: '`location`: the offer\'s position (location_latitude / location_longitude).', examples: ['location'] }),
     operator: Type.Union(
-      GEO_OPERATORS.map((op) => Type.Literal(op)),
-      { description: '`within_radius`, `within_bbox` or `within_polygon`.' },
+      SCHEMA_OPERATORS.GeoFilter.map((op) => Type.Literal(op)),
+      { description: GEO_OPERATOR_DESCRIPTION },
     ),
     value: Type.Union(
-      [
-        Type.Object({ lat: latitude, lon: longitude, km: Type.Number({ exclusiveMinimum: 0, maximum: MAX_RADIUS_KM, description: 'Radius in km.' }) }, { title: 'within_radius' }),
-        Type.Object({ south: latitude, west: longitude, north: latitude, east: longitude }, { title: 'within_bbox', description: 'west > east crosses the antimeridian.' }),
-        Type.Array(Type.Array(Type.Number(), { minItems: 2, maxItems: 2, description: '[latitude, longitude]' }), {
-          minItems: MIN_POLYGON_POINTS,
-          maxItems: MAX_POLYGON_POINTS,
-          title: 'within_polygon',
-          description: 'Closed by itself; the boundary counts as inside.',
-        }),
-      ],
+      SCHEMA_OPERATORS.GeoFilter.map((op) => GEO_VALUE_SCHEMAS[op]),
       // Read by the operation (src/features/offers/query/geo-request.ts), which reports each problem at its place.
       { description: 'Depends on the operator.', 'x-checked-by-operation': true },
     ),
@@ -107,6 +110,9 @@ export const GeoFilterSchema = Type.Object(
     examples: [{ field: 'location', operator: 'within_radius', value: { lat: 52.2297, lon: 21.0122, km: 5 } }],
   },
 );
+
+/** The schema of a filter, by the name its operator's record gives (operators.ts). */
+export const FILTER_SCHEMAS: { readonly [S in FilterSchemaName]: TSchema } = { Filter: FilterSchema, GeoFilter: GeoFilterSchema };
 
 export const DistanceSortingSchema = Type.Object(
   {
@@ -147,7 +153,7 @@ export const OffersRequestBodySchema = Type.Object(
     pagination: PaginationSchema,
     sorting: Type.Optional(Nullable(Type.Union([SortingSchema, DistanceSortingSchema]))),
     filters: Type.Optional(
-      Nullable(Type.Array(Type.Union([FilterSchema, GeoFilterSchema]), { maxItems: MAX_FILTERS, description: FILTERS_DESCRIPTION })),
+      Nullable(Type.Array(Type.Union(Object.values(FILTER_SCHEMAS)), { maxItems: MAX_FILTERS, description: FILTERS_DESCRIPTION })),
     ),
     search: Type.Optional(Nullable(SearchSchema)),
   },

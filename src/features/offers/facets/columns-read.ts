@@ -1,18 +1,16 @@
 /**
  * Reads an organization's active offers as columns (src/features/offers/facets/columns.ts), with the content
- * version they are current at: one statement, so one snapshot of the database holds both.
+ * version they are current at: one statement, so one snapshot of the database holds both. The
+ * columns read are the typed columns marked `memory` (query/typed-columns.ts).
  */
 import { sql } from 'kysely';
-import { COLUMN_FIELD_NAMES, compareBytes, type CodedColumn, type CodedColumnKey, type NumberColumnKey, type OfferColumns } from './columns.js';
+import { compareBytes, type CodedColumn, type CodedColumnKey, type NumberColumnKey, type OfferColumns } from './columns.js';
+import { CODED_COLUMNS, NUMBER_COLUMNS } from '../query/typed-columns.js';
 import type { ReadDb } from '../../../db/readonly.js';
-
-const column = (key: string) => key.slice(key.indexOf(':') + 1);
 
 /** One row per active offer, each column as `c<i>` (pg and PGlite parse float8 and int4 to numbers, bool to booleans). */
 export async function loadOfferColumns(db: ReadDb, organizationId: string, maxRows: number): Promise<OfferColumns | undefined> {
-  const numberKeys = COLUMN_FIELD_NAMES.numbers;
-  const codedKeys = COLUMN_FIELD_NAMES.coded;
-  const names = [...numberKeys, ...codedKeys].map(column);
+  const names = [...NUMBER_COLUMNS, ...CODED_COLUMNS].map(({ column }) => column.column);
   // The count first and in the same statement: a too large organization is not read at all.
   const result = await sql<Record<string, unknown> & { v: string; n: number; present: boolean | null }>`
     with v as (select content_version::text as v from content_state where id = 1),
@@ -27,7 +25,7 @@ export async function loadOfferColumns(db: ReadDb, organizationId: string, maxRo
   if (first === undefined || first.n > maxRows) return undefined;
   const rows = result.rows.filter((row) => row.present === true);
   const numbers = {} as Record<NumberColumnKey, Float64Array>;
-  numberKeys.forEach((key, c) => {
+  NUMBER_COLUMNS.forEach(({ key }, c) => {
     const values = new Float64Array(rows.length);
     rows.forEach((row, i) => {
       const cell = row[`c${c}`] as number | null;
@@ -36,8 +34,8 @@ export async function loadOfferColumns(db: ReadDb, organizationId: string, maxRo
     numbers[key] = values;
   });
   const coded = {} as Record<CodedColumnKey, CodedColumn>;
-  codedKeys.forEach((key, k) => {
-    const name = `c${numberKeys.length + k}`;
+  CODED_COLUMNS.forEach(({ key }, k) => {
+    const name = `c${NUMBER_COLUMNS.length + k}`;
     const distinct = [...new Set(rows.map((row) => row[name] as string | boolean | null))].filter((value) => value !== null);
     // Facet order: text and ids by their bytes, false before true.
     distinct.sort((a, b) => (typeof a === 'boolean' ? Number(a) - Number(b) : compareBytes(a, b as string)));

@@ -11,28 +11,17 @@
  * rows that pass every filter.
  */
 import type { FacetCount, FacetValue, FieldStats, FilterScalar, OfferFacetsRequest, OfferField, OfferFilter, OfferFacetsView } from '../query/language.js';
+import { operatorRecord } from '../query/operators.js';
+import { CODED_COLUMNS, columnKey, NUMBER_COLUMNS, type CodedColumnKey, type NumberColumnKey } from '../query/typed-columns.js';
 import type { WebsiteScope } from '../../access/index.js';
 
-/** The fields held as columns, by `source:name`; each is a column of the offers table. */
-const NUMBER_FIELDS = ['offer_data:price', 'offer_data:price_per_meter', 'offer_data:property_size', 'offer_data:rooms'] as const;
-const CODED_FIELDS = [
-  'offer_data:offer_type',
-  'offer_data:market_type',
-  'offer_data:address_city',
-  'offer_data:address_district',
-  'offer_data:has_balcony',
-  'offer:agent_id',
-  'offer:branch_id',
-  'offer:investment_id',
-] as const;
+export type { CodedColumnKey, NumberColumnKey };
 
-const UUID_KEYS: ReadonlySet<string> = new Set(['offer:agent_id', 'offer:branch_id', 'offer:investment_id']);
-
-export type NumberColumnKey = (typeof NUMBER_FIELDS)[number];
-export type CodedColumnKey = (typeof CODED_FIELDS)[number];
-
-/** Operators whose SQL meaning the columns reproduce exactly (`contains` lower-cases by locale). */
-const COLUMN_OPERATORS: ReadonlySet<string> = new Set(['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'between', 'in', 'not_in', 'is_null']);
+/** The fields held as columns, by `source:name` (the typed columns marked `memory`, typed-columns.ts). */
+const NUMBER_KEYS: ReadonlySet<string> = new Set(NUMBER_COLUMNS.map((c) => c.key));
+const CODED_KEYS: ReadonlySet<string> = new Set(CODED_COLUMNS.map((c) => c.key));
+/** uuid columns: SQL compares them without letter case. */
+const UUID_KEYS: ReadonlySet<string> = new Set(CODED_COLUMNS.filter((c) => c.column.type === 'uuid').map((c) => c.key));
 
 /**
  * A coded column: each row's value as an index into `values`, -1 for null. `values` is in the order
@@ -52,22 +41,27 @@ export interface OfferColumns {
   readonly coded: Readonly<Record<CodedColumnKey, CodedColumn>>;
 }
 
-export const COLUMN_FIELD_NAMES = { numbers: NUMBER_FIELDS, coded: CODED_FIELDS };
-
-const keyOf = (field: OfferField) => `${field.source}:${field.name}`;
-const isNumberKey = (key: string): key is NumberColumnKey => (NUMBER_FIELDS as readonly string[]).includes(key);
-const isCodedKey = (key: string): key is CodedColumnKey => (CODED_FIELDS as readonly string[]).includes(key);
+const keyOf = columnKey;
+const isNumberKey = (key: string): key is NumberColumnKey => NUMBER_KEYS.has(key);
+const isCodedKey = (key: string): key is CodedColumnKey => CODED_KEYS.has(key);
 const isColumn = (field: OfferField) => isNumberKey(keyOf(field)) || isCodedKey(keyOf(field));
 
 /** Bytes a snapshot of `rows` offers takes (typed arrays; the dictionaries are small next to them). */
 export function columnBytes(rows: number): number {
-  return rows * (NUMBER_FIELDS.length * 8 + CODED_FIELDS.length * 4) + 1024;
+  return rows * (NUMBER_COLUMNS.length * 8 + CODED_COLUMNS.length * 4) + 1024;
+}
+
+/** Whether the filter's operator has a column evaluation (operators.ts) for the form its field is held in. */
+function canEvaluate(filter: OfferFilter): boolean {
+  const tests = operatorRecord(filter.operator).columns;
+  const key = keyOf(filter.field);
+  return isNumberKey(key) ? tests?.numbers !== undefined : isCodedKey(key) ? tests?.coded !== undefined : false;
 }
 
 /** Whether the columns can answer this request exactly (no search, no geo, only column fields and operators). */
 export function columnsCanAnswer(request: OfferFacetsRequest): boolean {
   if (request.search !== undefined) return false;
-  if (!request.filters.every((filter) => isColumn(filter.field) && COLUMN_OPERATORS.has(filter.operator))) return false;
+  if (!request.filters.every(canEvaluate)) return false;
   if (!request.facets.every(isColumn)) return false;
   return request.stats.every((field) => isNumberKey(keyOf(field)));
 }
@@ -81,87 +75,30 @@ export function compareBytes(a: string, b: string): number {
  * Evaluation goes a column at a time: each filter sets its field's bit in a per-row mask of failed
  * fields (one tight loop per filter, no per-row calls), then each facet and statistic reads the
  * masks. A row counts for the total, the statistics and every facet when its mask is 0, and for a
- * facet on field F also when F's bit is the only one set (disjunctive counts). There are at most
- * 12 column fields, so a field's bit fits with the base's in 16.
+ * facet on field F also when F's bit is the only one set (disjunctive counts). A field's bit and
+ * the base's fit in 16 while there are at most 15 column fields (checked here).
  */
 
 /** The bit of rows outside the website's scope or the request's investment: they never count. */
 const BASE_BIT = 1 << 15;
+if (NUMBER_COLUMNS.length + CODED_COLUMNS.length > 15) throw new Error('more column fields than the 16-bit row masks hold: widen them');
 
-/** Sets `bit` in `mask` for every row where the filter does not hold, with SQL's meaning (a null never passes a comparison). */
+/**
+ * Sets `bit` in `mask` for every row where the filter does not hold, with SQL's meaning: the
+ * operator's column evaluation (operators.ts) for the form the field is held in.
+ */
 function markFailures(mask: Uint16Array, bit: number, columns: OfferColumns, filter: OfferFilter): void {
   const key = keyOf(filter.field);
-  const n = columns.rows;
-  if (isNumberKey(key)) {
-    const x = columns.numbers[key];
-    const v = filter.value as number;
-    switch (filter.operator) {
-      case 'is_null':
-        // NaN is null, and the only value unequal to itself.
-        for (let i = 0; i < n; i++) if ((x[i] !== x[i]) !== filter.value) mask[i]! |= bit;
-        return;
-      case 'eq':
-        for (let i = 0; i < n; i++) if (!(x[i] === v)) mask[i]! |= bit;
-        return;
-      case 'ne':
-        // `x === x` leaves nulls (NaN) out, as SQL's <> does.
-        for (let i = 0; i < n; i++) if (!(x[i] !== v && x[i] === x[i])) mask[i]! |= bit;
-        return;
-      case 'gt':
-        for (let i = 0; i < n; i++) if (!(x[i]! > v)) mask[i]! |= bit;
-        return;
-      case 'gte':
-        for (let i = 0; i < n; i++) if (!(x[i]! >= v)) mask[i]! |= bit;
-        return;
-      case 'lt':
-        for (let i = 0; i < n; i++) if (!(x[i]! < v)) mask[i]! |= bit;
-        return;
-      case 'lte':
-        for (let i = 0; i < n; i++) if (!(x[i]! <= v)) mask[i]! |= bit;
-        return;
-      case 'between': {
-        const [low, high] = filter.value as readonly [number, number];
-        for (let i = 0; i < n; i++) if (!(x[i]! >= low && x[i]! <= high)) mask[i]! |= bit;
-        return;
-      }
-      case 'in': {
-        const set = new Set(filter.value as readonly number[]);
-        for (let i = 0; i < n; i++) if (!set.has(x[i]!)) mask[i]! |= bit;
-        return;
-      }
-      case 'not_in': {
-        const set = new Set(filter.value as readonly number[]);
-        for (let i = 0; i < n; i++) if (!(x[i] === x[i] && !set.has(x[i]!))) mask[i]! |= bit;
-        return;
-      }
-    }
-  } else if (isCodedKey(key)) {
+  const tests = operatorRecord(filter.operator).columns;
+  if (isNumberKey(key) && tests?.numbers) {
+    tests.numbers(columns.numbers[key], filter.value, mask, bit);
+    return;
+  }
+  if (isCodedKey(key) && tests?.coded) {
     const column = columns.coded[key];
     // passes[code + 1]: whether a row with that code passes (index 0: null).
     const passes = new Uint8Array(column.values.length + 1);
-    const codes = (values: readonly FilterScalar[]) => codesOf(key, column, values);
-    switch (filter.operator) {
-      case 'is_null':
-        if (filter.value) passes[0] = 1;
-        else passes.fill(1, 1);
-        break;
-      case 'eq':
-        for (const code of codes([filter.value as FilterScalar])) passes[code + 1] = 1;
-        break;
-      case 'ne':
-        passes.fill(1, 1);
-        for (const code of codes([filter.value as FilterScalar])) passes[code + 1] = 0;
-        break;
-      case 'in':
-        for (const code of codes(filter.value as readonly FilterScalar[])) passes[code + 1] = 1;
-        break;
-      case 'not_in':
-        passes.fill(1, 1);
-        for (const code of codes(filter.value as readonly FilterScalar[])) passes[code + 1] = 0;
-        break;
-      default:
-        throw new Error(`filter ${filter.field.name} ${filter.operator} is not answered from columns`);
-    }
+    tests.coded(passes, filter.value, (values) => codesOf(key, column, values));
     markCodes(mask, bit, column.codes, passes);
     return;
   }

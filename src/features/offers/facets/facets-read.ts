@@ -16,7 +16,8 @@ import type { Visibility } from '../../access/index.js';
 import { toApiTimestamp, toMillisZ, toOffsetForm } from '../../../contract/timestamps.js';
 import { readContentVersion } from '../../content-version/index.js';
 import { loadOfferColumns } from './columns-read.js';
-import { fieldExpression, filterCondition } from '../query/sql.js';
+import { fieldExpression } from '../query/sql.js';
+import { filterCondition } from '../query/operators-sql.js';
 import { searchCondition } from '../query/search-sql.js';
 import type { ReadDb } from '../../../db/readonly.js';
 

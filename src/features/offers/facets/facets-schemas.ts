@@ -5,7 +5,7 @@
 import Type from 'typebox';
 import { DEFAULT_FACET_SIZE, MAX_FACET_SIZE, MAX_FACETS } from '../query/language.js';
 import { Nullable } from '../../../contract/resources.js';
-import { FilterSchema, GeoFilterSchema, SearchSchema } from '../schemas.js';
+import { FILTER_SCHEMAS, SearchSchema } from '../schemas.js';
 
 export const FACETS_REQUEST_EXAMPLE = {
   filters: [
@@ -19,7 +19,7 @@ export const FACETS_REQUEST_EXAMPLE = {
 
 export const FacetsRequestBodySchema = Type.Object(
   {
-    filters: Type.Optional(Nullable(Type.Array(Type.Union([FilterSchema, GeoFilterSchema]), { maxItems: 50 }))),
+    filters: Type.Optional(Nullable(Type.Array(Type.Union(Object.values(FILTER_SCHEMAS)), { maxItems: 50 }))),
     search: Type.Optional(Nullable(SearchSchema)),
     facets: Type.Optional(
       Nullable(

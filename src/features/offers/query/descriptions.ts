@@ -1,10 +1,12 @@
 /**
  * The prose of /openapi.json and /docs about the offer query: the filter language, sorting,
- * pagination and include. Field lists are generated from the
- * field catalogue so that the docs cannot drift from what the service accepts.
+ * pagination and include. Field lists are generated from the field catalogue, and operator lists,
+ * their lines and their values' words from the operator table (operators.ts), so that the docs
+ * cannot drift from what the service accepts.
  */
 import { OFFER_DATA_FIELDS, OFFER_TOP_FIELDS, type FieldKind } from '../../../contract/offer-fields.js';
-import { OPERATORS_BY_KIND, sortableFieldNames } from './language.js';
+import { sortableFieldNames } from './language.js';
+import { ALL_OPERATORS, OPERATORS, OPERATORS_BY_KIND, operatorsOfSchema, SCHEMA_OPERATORS, type FilterOperator } from './operators.js';
 
 const KIND_LABEL: Record<FieldKind, string> = {
   number: 'number',
@@ -20,6 +22,42 @@ const KIND_LABEL: Record<FieldKind, string> = {
 };
 
 const code = (names: readonly string[]) => names.map((n) => `\`${n}\``).join(', ');
+
+/** Runs of neighbours in the table sharing `key`, in the table's order (operators the docs describe together). */
+function runs(names: readonly FilterOperator[], key: (name: FilterOperator) => string | undefined): { key: string; names: FilterOperator[] }[] {
+  const out: { key: string; names: FilterOperator[] }[] = [];
+  for (const name of names) {
+    const k = key(name);
+    if (k === undefined) continue;
+    const last = out[out.length - 1];
+    if (last?.key === k) last.names.push(name);
+    else out.push({ key: k, names: [name] });
+  }
+  return out;
+}
+
+/**
+ * One line per operator (or run of neighbours with the same line) on stored fields; the geography's
+ * operators are described by their own schema (GeoFilter).
+ */
+const OPERATOR_LINES = runs(
+  ALL_OPERATORS.filter((name) => !OPERATORS[name].kinds.includes('geo_point')),
+  (name) => OPERATORS[name].doc,
+)
+  .map(({ key, names }) => `- ${code(names)}: ${key}`)
+  .join('\n');
+
+/** The Filter schema's `value`: the words of each value shape but the plain one, with its operators. */
+const VALUE_WORDS = runs(operatorsOfSchema('Filter'), (name) => OPERATORS[name].value.doc).map(
+  ({ key, names }) => `${key} for ${names.map((n) => `\`${n}\``).join(' / ')}`,
+);
+export const FILTER_VALUE_DESCRIPTION = `${["A value of the field's type", ...VALUE_WORDS].join('; ')}. Date-times are RFC 3339 strings.`;
+
+/** The geography schema's `operator`: "`a`, `b` or `c`." */
+export const GEO_OPERATOR_DESCRIPTION = (() => {
+  const names = SCHEMA_OPERATORS.GeoFilter.map((n) => `\`${n}\``);
+  return `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}.`;
+})();
 
 function fieldsOfKinds(kinds: readonly FieldKind[]): string[] {
   const names = new Set<string>();
@@ -68,11 +106,7 @@ one of ${code(OFFER_TOP_FIELDS.map((f) => f.name))} or any \`offer_data\` field 
 
 ${FILTER_TABLE}
 
-- \`eq\`, \`ne\`, \`gt\`, \`gte\`, \`lt\`, \`lte\`: compare with one value. \`ne\` does not match offers without a value.
-- \`between\`: \`[low, high]\`, both ends included.
-- \`in\`, \`not_in\`: a list of 1 to 1000 values. \`not_in\` does not match offers without a value.
-- \`contains\`, \`starts_with\`: text search ignoring letter case; \`%\` and \`_\` are ordinary characters.
-- \`is_null\`: \`true\` (no value; for arrays: absent or empty) or \`false\`.
+${OPERATOR_LINES}
 - Date-times are RFC 3339 strings (\`2025-03-01T00:00:00Z\`, \`2025-03-01T01:00:00+01:00\`).
 - A value of the wrong type, an unknown field or an operator the field does not take is a 422 located at
   \`["body", "filters", <index>, "field" | "operator" | "value"]\`.

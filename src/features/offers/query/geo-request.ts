@@ -1,20 +1,21 @@
 /**
  * Reads the geography of an offer request (extension E2): the values of the `location` filters and
  * the `from` point of a distance sort, each problem reported at the exact part of the value
- * (["body","filters",2,"value","lat"], ["body","filters",0,"value",5,1], ...).
+ * (["body","filters",2,"value","lat"], ["body","filters",0,"value",5,1], ...). The shapes of the
+ * geography operators' values (RADIUS, BOX, POLYGON) are named by their records in operators.ts.
  */
 import {
   MAX_POLYGON_POINTS,
   MAX_RADIUS_KM,
   MIN_POLYGON_POINTS,
   type GeoBox,
-  type GeoOperator,
   type GeoPoint,
   type GeoPolygon,
   type GeoRadius,
-} from './language.js';
+  type IssueSink,
+  type ValueShape,
+} from './values.js';
 import { issues, type Loc } from '../../../http/validation/issues.js';
-import type { InputChecker } from '../../../http/validation/input-checker.js';
 import { laxFloat } from '../../../http/validation/lax.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -31,7 +32,7 @@ const LONGITUDE: Bounds = { ge: -180, le: 180 };
 const KILOMETRES: Bounds = { gt: 0, le: MAX_RADIUS_KM };
 
 /** A finite number within bounds, or undefined (reported). */
-function bounded(check: InputChecker, value: unknown, loc: Loc, bounds: Bounds): number | undefined {
+function bounded(check: IssueSink, value: unknown, loc: Loc, bounds: Bounds): number | undefined {
   const n = laxFloat(value, loc);
   if (!n.ok) {
     check.report(n.issue);
@@ -49,7 +50,7 @@ function bounded(check: InputChecker, value: unknown, loc: Loc, bounds: Bounds):
 }
 
 /** An object's numeric members, each required and bounded; undefined if any is wrong (all reported). */
-function members<K extends string>(check: InputChecker, value: unknown, loc: Loc, spec: Record<K, Bounds>): Record<K, number> | undefined {
+function members<K extends string>(check: IssueSink, value: unknown, loc: Loc, spec: Record<K, Bounds>): Record<K, number> | undefined {
   if (!isObject(value)) {
     check.report(issues.modelAttributesType(loc, value));
     return undefined;
@@ -70,15 +71,15 @@ function members<K extends string>(check: InputChecker, value: unknown, loc: Loc
 }
 
 /** `{"lat": .., "lon": ..}`: a distance sort's `from`. */
-export function checkGeoPoint(check: InputChecker, value: unknown, loc: Loc): GeoPoint | undefined {
+export function checkGeoPoint(check: IssueSink, value: unknown, loc: Loc): GeoPoint | undefined {
   return members(check, value, loc, { lat: LATITUDE, lon: LONGITUDE });
 }
 
-function checkRadius(check: InputChecker, value: unknown, loc: Loc): GeoRadius | undefined {
+function checkRadius(check: IssueSink, value: unknown, loc: Loc): GeoRadius | undefined {
   return members(check, value, loc, { lat: LATITUDE, lon: LONGITUDE, km: KILOMETRES });
 }
 
-function checkBox(check: InputChecker, value: unknown, loc: Loc): GeoBox | undefined {
+function checkBox(check: IssueSink, value: unknown, loc: Loc): GeoBox | undefined {
   const box = members(check, value, loc, { south: LATITUDE, west: LONGITUDE, north: LATITUDE, east: LONGITUDE });
   if (box && box.south > box.north) {
     check.report(issues.valueError(loc, value, `south (${box.south}) must not be north of north (${box.north})`));
@@ -88,7 +89,7 @@ function checkBox(check: InputChecker, value: unknown, loc: Loc): GeoBox | undef
   return box;
 }
 
-function checkPolygon(check: InputChecker, value: unknown, loc: Loc): GeoPolygon | undefined {
+function checkPolygon(check: IssueSink, value: unknown, loc: Loc): GeoPolygon | undefined {
   if (!Array.isArray(value)) {
     check.report(issues.listType(loc, value));
     return undefined;
@@ -121,19 +122,9 @@ function checkPolygon(check: InputChecker, value: unknown, loc: Loc): GeoPolygon
   return valid ? points : undefined;
 }
 
-/** The value of a `location` filter, for its operator. */
-export function checkGeoValue(
-  check: InputChecker,
-  operator: GeoOperator,
-  value: unknown,
-  loc: Loc,
-): GeoRadius | GeoBox | GeoPolygon | undefined {
-  switch (operator) {
-    case 'within_radius':
-      return checkRadius(check, value, loc);
-    case 'within_bbox':
-      return checkBox(check, value, loc);
-    case 'within_polygon':
-      return checkPolygon(check, value, loc);
-  }
-}
+/** `{"lat", "lon", "km"}`: a circle. */
+export const RADIUS: ValueShape<GeoRadius> = { read: (check, _field, value, loc) => checkRadius(check, value, loc), doc: undefined };
+/** `{"south", "west", "north", "east"}`: a box. */
+export const BOX: ValueShape<GeoBox> = { read: (check, _field, value, loc) => checkBox(check, value, loc), doc: undefined };
+/** `[[lat, lon], ...]`: a polygon. */
+export const POLYGON: ValueShape<GeoPolygon> = { read: (check, _field, value, loc) => checkPolygon(check, value, loc), doc: undefined };

@@ -1,6 +1,6 @@
 /**
  * Geography in SQL (extension E2): the `location` filters and the distance sort, on the typed
- * columns location_latitude / location_longitude (migration 2026_11_24_0003).
+ * columns location_latitude / location_longitude (migration 2026_11_24_0003; typed-columns.ts).
  *
  * Every shape first bounds latitude and longitude, which the index (organization, latitude,
  * longitude) answers, and only then checks the exact shape on the rows left: a great-circle
@@ -9,9 +9,10 @@
  */
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { EARTH_RADIUS_KM, type GeoBox, type GeoPoint, type GeoPolygon, type GeoRadius } from './language.js';
+import { geographyColumn } from './typed-columns.js';
 
-const LAT = sql.ref('o.location_latitude');
-const LON = sql.ref('o.location_longitude');
+const LAT = sql.ref(`o.${geographyColumn('location_latitude')}`);
+const LON = sql.ref(`o.${geographyColumn('location_longitude')}`);
 const KM_PER_DEGREE = (Math.PI / 180) * EARTH_RADIUS_KM;
 
 const float = (value: number) => sql`${value}::float8`;

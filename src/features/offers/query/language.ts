@@ -1,55 +1,38 @@
 /**
- * The offer query vocabulary: which fields a filter or a sort may name, which operators each kind
- * of field takes, which related entities `include` embeds, and the bounds of a query. The HTTP side
- * (request schemas, validation, docs) and the SQL side (src/features/offers/query/sql.ts) both read it
- * from here, so the language is described once. No I/O and no SQL here.
+ * The offer query vocabulary: which fields a filter or a sort may name, which related entities
+ * `include` embeds, the bounds of a query, and the checked request forms. The operators are one
+ * table (operators.ts) and the values they take are in values.ts; this module hands both on, so
+ * that the HTTP side (request schemas, validation, docs) and the SQL side (sql.ts, operators-sql.ts)
+ * read the language from one place. No I/O and no SQL here.
  */
 import { OFFER_DATA_FIELD_BY_NAME, OFFER_TOP_FIELDS, type FieldKind } from '../../../contract/offer-fields.js';
+import type { OfferFilter } from './operators.js';
+import type { GeoPoint, OfferField, QueryFieldKind } from './values.js';
 
-/** The operators of the original interface (the request schema's literal list keeps exactly these). */
-export const FILTER_OPERATORS = [
-  'eq',
-  'ne',
-  'gt',
-  'gte',
-  'lt',
-  'lte',
-  'between',
-  'in',
-  'not_in',
-  'is_null',
-  'contains',
-  'starts_with',
-] as const;
-
-/** Geography (extension E2): operators of the virtual field `location`. */
-export const GEO_OPERATORS = ['within_radius', 'within_bbox', 'within_polygon'] as const;
-export type GeoOperator = (typeof GEO_OPERATORS)[number];
-
-export type FilterOperator = (typeof FILTER_OPERATORS)[number] | GeoOperator;
-
-export const isGeoOperator = (operator: unknown): operator is GeoOperator => (GEO_OPERATORS as readonly unknown[]).includes(operator);
-
-/** A field kind of the query language: the stored kinds, and the offer's position (virtual). */
-export type QueryFieldKind = FieldKind | 'geo_point';
-
-const ORDERED: readonly FilterOperator[] = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'between', 'in', 'not_in', 'is_null'];
-const EQUALITY: readonly FilterOperator[] = ['eq', 'ne', 'in', 'not_in', 'is_null'];
-
-/** Which operators each kind of field takes (CONTRACT 6; geo_point: extension E2). */
-export const OPERATORS_BY_KIND: Readonly<Record<QueryFieldKind, readonly FilterOperator[]>> = {
-  number: ORDERED,
-  integer: ORDERED,
-  datetime: ORDERED,
-  datetime_ms: ORDERED,
-  datetime_offset: ORDERED,
-  text: ['eq', 'ne', 'in', 'not_in', 'contains', 'starts_with', 'is_null'],
-  enum: EQUALITY,
-  uuid: EQUALITY,
-  boolean: ['eq', 'ne', 'is_null'],
-  url_list: ['is_null'],
-  geo_point: GEO_OPERATORS,
-};
+export {
+  FILTER_OPERATORS,
+  GEO_OPERATORS,
+  isFilterOperator,
+  OPERATORS,
+  OPERATORS_BY_KIND,
+  type FilterOperator,
+  type GeoOperator,
+  type OfferFilter,
+} from './operators.js';
+export {
+  MAX_FILTER_STRING_LENGTH,
+  MAX_LIST_VALUES,
+  MAX_POLYGON_POINTS,
+  MAX_RADIUS_KM,
+  MIN_POLYGON_POINTS,
+  type FilterScalar,
+  type GeoBox,
+  type GeoPoint,
+  type GeoPolygon,
+  type GeoRadius,
+  type OfferField,
+  type QueryFieldKind,
+} from './values.js';
 
 /** Related entities that `include` can embed in an offer. */
 export const OFFER_INCLUDES = ['agent', 'branch', 'organization', 'investment'] as const;
@@ -57,17 +40,8 @@ export type OfferInclude = (typeof OFFER_INCLUDES)[number];
 
 /** Most filters in one query. */
 export const MAX_FILTERS = 50;
-/** Most values of an `in` / `not_in` filter. */
-export const MAX_LIST_VALUES = 1000;
-/** Longest text value a filter may compare with (no stored field needs more to match). */
-export const MAX_FILTER_STRING_LENGTH = 1000;
 /** Longest full-text search, in characters after trimming (extension E1). */
 export const MAX_SEARCH_LENGTH = 200;
-/** Points of a `within_polygon` value (extension E2). */
-export const MIN_POLYGON_POINTS = 3;
-export const MAX_POLYGON_POINTS = 1000;
-/** Largest `within_radius` radius, in kilometres. */
-export const MAX_RADIUS_KM = 1000;
 /** Mean Earth radius (IUGG), for great-circle distances. */
 export const EARTH_RADIUS_KM = 6371.0088;
 
@@ -87,13 +61,6 @@ const SORTABLE_DATA_KINDS: ReadonlySet<FieldKind> = new Set([
   'datetime_ms',
   'datetime_offset',
 ]);
-
-export interface OfferField {
-  readonly name: string;
-  readonly kind: QueryFieldKind;
-  /** 'offer': a column of the offers table; 'offer_data': a field of offer_data; 'virtual': location, distance. */
-  readonly source: 'offer' | 'offer_data' | 'virtual';
-}
 
 const LOCATION: OfferField = { name: LOCATION_FIELD, kind: 'geo_point', source: 'virtual' };
 /** The field of a distance sort (not a filter field). */
@@ -140,38 +107,6 @@ export function sortableFieldNames(): string[] {
   }
   return names;
 }
-
-/**
- * A filter value normalized by the request layer for the field's kind:
- * number / integer -> number; text / enum -> string; uuid -> lower-case hyphenated string;
- * boolean -> boolean; date-times -> UTC text with microseconds ('2025-01-31T09:15:00.000000Z').
- */
-export type FilterScalar = number | string | boolean;
-
-export interface GeoPoint {
-  readonly lat: number;
-  readonly lon: number;
-}
-export interface GeoRadius extends GeoPoint {
-  readonly km: number;
-}
-export interface GeoBox {
-  readonly south: number;
-  readonly west: number;
-  readonly north: number;
-  readonly east: number;
-}
-/** [latitude, longitude] points; the polygon closes by itself. */
-export type GeoPolygon = ReadonlyArray<readonly [number, number]>;
-
-export type OfferFilter =
-  | { field: OfferField; operator: 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'contains' | 'starts_with'; value: FilterScalar }
-  | { field: OfferField; operator: 'between'; value: readonly [FilterScalar, FilterScalar] }
-  | { field: OfferField; operator: 'in' | 'not_in'; value: readonly FilterScalar[] }
-  | { field: OfferField; operator: 'is_null'; value: boolean }
-  | { field: OfferField; operator: 'within_radius'; value: GeoRadius }
-  | { field: OfferField; operator: 'within_bbox'; value: GeoBox }
-  | { field: OfferField; operator: 'within_polygon'; value: GeoPolygon };
 
 export interface OfferSort {
   field: OfferField;

@@ -1,41 +1,33 @@
 /**
  * Reads the inputs of the offer operations beyond what their schemas say: `include` values, the
  * sort field, and each filter's field, operator and value against the field's type (CONTRACT 6).
- * Produces the typed request of src/features/offers/query/language.ts; every problem is reported at the
- * offending item's `field`, `operator` or `value`.
+ * Each filter is checked with the schema its operator's record names and its value read with the
+ * record's shape (operators.ts). Produces the typed request of src/features/offers/query/language.ts;
+ * every problem is reported at the offending item's `field`, `operator` or `value`.
  */
-import { parseRfc3339, toStoredTimestamp } from '../../../contract/timestamps.js';
 import {
   DISTANCE,
   DISTANCE_SORT_FIELD,
-  FILTER_OPERATORS,
-  isGeoOperator,
   MAX_SEARCH_LENGTH,
   type GeoPoint,
   filterableFieldNames,
   isSortable,
-  MAX_FILTER_STRING_LENGTH,
   MAX_FILTERS,
-  MAX_LIST_VALUES,
   OFFER_INCLUDES,
-  OPERATORS_BY_KIND,
   resolveOfferField,
   sortableFieldNames,
-  type FilterOperator,
-  type FilterScalar,
   type OfferField,
   type OfferFilter,
   type OfferInclude,
   type OfferListRequest,
   type OfferSort,
 } from './language.js';
-import { FilterSchema, GeoFilterSchema, PaginationSchema, SortingSchema } from '../schemas.js';
+import { isFilterOperator, OPERATORS, OPERATORS_BY_KIND, operatorRecord, type FilterOperator } from './operators.js';
+import { FILTER_SCHEMAS, PaginationSchema, SortingSchema } from '../schemas.js';
 import { issues, type Loc } from '../../../http/validation/issues.js';
 import type { InputChecker } from '../../../http/validation/input-checker.js';
-import { laxBool, laxFloat, laxInt, laxString, type Lax } from '../../../http/validation/lax.js';
-import { checkGeoPoint, checkGeoValue } from './geo-request.js';
+import { checkGeoPoint } from './geo-request.js';
 import { closestName } from '../../../http/validation/suggest.js';
-import { parseUuid } from '../../../http/validation/uuid.js';
 
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -155,8 +147,9 @@ export function checkFilters(check: InputChecker, filters: unknown): OfferFilter
   let valid = true;
   filters.forEach((item, index) => {
     const itemLoc = [...loc, index];
-    // The schema of the original interface, or of a geography filter (its operators are not in the original's list).
-    const schema = isObject(item) && isGeoOperator(item.operator) ? GeoFilterSchema : FilterSchema;
+    // The schema that lists the operator: the original interface's, or an extension's (the
+    // geography's operators are not in the original's list); an unknown operator is the original's.
+    const schema = FILTER_SCHEMAS[isObject(item) && isFilterOperator(item.operator) ? OPERATORS[item.operator].schema : 'Filter'];
     const shaped = check.check(schema, item, itemLoc) !== undefined;
     const filter = isObject(item) ? checkFilter(check, item, itemLoc) : undefined;
     if (filter && shaped) out.push(filter);
@@ -174,10 +167,7 @@ function checkFilter(check: InputChecker, item: Record<string, unknown>, loc: Lo
       check.report(issues.valueError([...loc, 'field'], item.field, reason));
     }
   }
-  const operator =
-    (FILTER_OPERATORS as readonly unknown[]).includes(item.operator) || isGeoOperator(item.operator)
-      ? (item.operator as FilterOperator)
-      : undefined;
+  const operator = isFilterOperator(item.operator) ? item.operator : undefined;
   if (!field || !operator) return undefined;
   const allowed = OPERATORS_BY_KIND[field.kind];
   if (!allowed.includes(operator)) {
@@ -194,133 +184,9 @@ function checkFilter(check: InputChecker, item: Record<string, unknown>, loc: Lo
   return checkFilterValue(check, field, operator, item.value, [...loc, 'value']);
 }
 
-function checkFilterValue(
-  check: InputChecker,
-  field: OfferField,
-  operator: FilterOperator,
-  value: unknown,
-  loc: Loc,
-): OfferFilter | undefined {
-  const take = <T>(result: Lax<T>): T | undefined => {
-    if (result.ok) return result.value;
-    check.report(result.issue);
-    return undefined;
-  };
-  if (isGeoOperator(operator)) {
-    const geo = checkGeoValue(check, operator, value, loc);
-    return geo === undefined ? undefined : ({ field, operator, value: geo } as OfferFilter);
-  }
-  switch (operator) {
-    case 'is_null': {
-      const flag = take(laxBool(value, loc));
-      return flag === undefined ? undefined : { field, operator, value: flag };
-    }
-    case 'between': {
-      const list = checkList(check, value, loc, 2, 2);
-      if (!list) return undefined;
-      const low = take(scalarFor(field, list[0], [...loc, 0]));
-      const high = take(scalarFor(field, list[1], [...loc, 1]));
-      return low === undefined || high === undefined ? undefined : { field, operator, value: [low, high] };
-    }
-    case 'in':
-    case 'not_in': {
-      const list = checkList(check, value, loc, 1, MAX_LIST_VALUES);
-      if (!list) return undefined;
-      const values = list.map((v, i) => take(scalarFor(field, v, [...loc, i])));
-      return values.every((v) => v !== undefined) ? { field, operator, value: values as FilterScalar[] } : undefined;
-    }
-    default: {
-      const scalar = take(scalarFor(field, value, loc));
-      return scalar === undefined ? undefined : { field, operator, value: scalar };
-    }
-  }
-}
-
-function checkList(check: InputChecker, value: unknown, loc: Loc, min: number, max: number): unknown[] | undefined {
-  if (!Array.isArray(value)) {
-    check.report(issues.listType(loc, value));
-    return undefined;
-  }
-  if (value.length > max) {
-    check.report(issues.tooLong(loc, value, max, value.length));
-    return undefined;
-  }
-  if (value.length < min) {
-    check.report(issues.tooShort(loc, value, min, value.length));
-    return undefined;
-  }
-  return value;
-}
-
-/** One value for a field, converted to the form the SQL compiler expects (see FilterScalar). */
-export function scalarFor(field: OfferField, value: unknown, loc: Loc): Lax<FilterScalar> {
-  switch (field.kind) {
-    case 'number': {
-      const n = laxFloat(value, loc);
-      if (n.ok && !Number.isFinite(n.value)) return { ok: false, issue: issues.finiteNumber(loc, value) };
-      return n;
-    }
-    case 'integer': {
-      const n = laxInt(value, loc);
-      if (!n.ok) return n;
-      // Beyond 2^53 a JSON number is no longer an exact integer.
-      if (n.value > Number.MAX_SAFE_INTEGER) return { ok: false, issue: issues.lessThanEqual(loc, value, Number.MAX_SAFE_INTEGER) };
-      if (n.value < -Number.MAX_SAFE_INTEGER) return { ok: false, issue: issues.greaterThanEqual(loc, value, -Number.MAX_SAFE_INTEGER) };
-      return n;
-    }
-    case 'boolean':
-      return laxBool(value, loc);
-    case 'uuid': {
-      if (typeof value !== 'string') return { ok: false, issue: issues.uuidType(loc, value) };
-      const parsed = parseUuid(value);
-      return parsed.ok ? { ok: true, value: parsed.value } : { ok: false, issue: issues.uuidParsing(loc, value, parsed.error) };
-    }
-    case 'datetime':
-    case 'datetime_ms':
-    case 'datetime_offset':
-      return dateTimeValue(value, loc);
-    case 'text':
-    case 'enum':
-    case 'url_list':
-    case 'geo_point': // never reached: location takes only the geography operators
-      return filterText(value, loc);
-  }
-}
-
-/**
- * A text value, bounded in length; NUL is refused because PostgreSQL text cannot hold it (no stored
- * value could ever match it, and the database would reject the parameter).
- */
-function filterText(value: unknown, loc: Loc): Lax<string> {
-  const text = laxString(value, loc);
-  if (!text.ok) return text;
-  if (text.value.length > MAX_FILTER_STRING_LENGTH && [...text.value].length > MAX_FILTER_STRING_LENGTH) {
-    return { ok: false, issue: issues.stringTooLong(loc, value, MAX_FILTER_STRING_LENGTH) };
-  }
-  if (text.value.includes('\u0000')) {
-    return { ok: false, issue: issues.valueError(loc, value, 'text values may not contain the NUL character') };
-  }
-  return text;
-}
-
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const NAIVE = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?$/;
-
-/**
- * An RFC 3339 date-time. A date alone means midnight UTC and a date-time without an offset is
- * read as UTC (both conveniences; pydantic accepts them too).
- */
-function dateTimeValue(value: unknown, loc: Loc): Lax<string> {
-  if (typeof value !== 'string') return { ok: false, issue: issues.datetimeType(loc, value) };
-  let text = value.trim();
-  if (DATE_ONLY.test(text)) text = `${text}T00:00:00Z`;
-  else if (NAIVE.test(text)) text = `${text}Z`;
-  const stored = parseRfc3339(text) ? toStoredTimestamp(text) : undefined;
-  if (stored === undefined) {
-    return {
-      ok: false,
-      issue: issues.datetimeParsing(loc, value, 'expected an RFC 3339 date-time such as 2025-03-01T00:00:00Z'),
-    };
-  }
-  return { ok: true, value: stored };
+/** A filter's value, read with its operator's shape (operators.ts). */
+function checkFilterValue(check: InputChecker, field: OfferField, operator: FilterOperator, value: unknown, loc: Loc): OfferFilter | undefined {
+  const read = operatorRecord(operator).value.read(check, field, value, loc);
+  // `read` has the shape of this operator's value.
+  return read === undefined ? undefined : ({ field, operator, value: read } as OfferFilter);
 }

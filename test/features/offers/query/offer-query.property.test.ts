@@ -29,6 +29,7 @@ import {
   type WorldOffer,
 } from '../../../helpers/offer-world.js';
 import { evaluate, REF_FIELDS, SORTABLE, type RefFilter, type RefQuery } from '../../../helpers/offer-reference.js';
+import { OPERATORS_BY_KIND } from '../../../../src/features/offers/query/operators.js';
 
 /** A filter as sent (JSON) and as the reference reads it. */
 interface GeneratedFilter {
@@ -127,6 +128,22 @@ describe('offer queries against a reference evaluation', () => {
     await insertWorld(t.db.db, world);
   });
   afterAll(() => t.destroy());
+
+  it('generates every operator the service takes for each kind of field (a new operator joins the property)', () => {
+    expect(OPERATORS).toEqual({
+      number: OPERATORS_BY_KIND.number,
+      datetime: OPERATORS_BY_KIND.datetime,
+      text: OPERATORS_BY_KIND.text,
+      enum: OPERATORS_BY_KIND.enum,
+      uuid: OPERATORS_BY_KIND.uuid,
+      boolean: OPERATORS_BY_KIND.boolean,
+      array: OPERATORS_BY_KIND.url_list,
+    });
+    // The world's integer and date-time fields are of these kinds (REF_FIELDS calls them number / datetime).
+    expect(OPERATORS_BY_KIND.integer).toEqual(OPERATORS_BY_KIND.number);
+    expect(OPERATORS_BY_KIND.datetime_ms).toEqual(OPERATORS_BY_KIND.datetime);
+    expect(OPERATORS_BY_KIND.datetime_offset).toEqual(OPERATORS_BY_KIND.datetime);
+  });
 
   it('the world has what the property needs (ties, nulls, inactive and foreign offers)', () => {
     const active = world.filter((o) => o.organization_id === WORLD_ORG && o.is_active);

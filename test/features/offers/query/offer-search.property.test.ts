@@ -10,7 +10,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, post, type TestApp } from '../../../helpers/app.js';
 import { scaled } from '../../../helpers/scale.js';
 import { insertWorld, WORLD_KEY, WORLD_ORG, type WorldOffer } from '../../../helpers/offer-world.js';
-import { distanceKm, insideBox, insidePolygon, searchDocument, searchScore, type Point } from '../../../helpers/search-reference.js';
+import { matchesFilter } from '../../../helpers/offer-reference.js';
+import { distanceKm, searchDocument, searchScore, type Point } from '../../../helpers/search-reference.js';
 import { EXTERNAL_IDS, generateSearchWorld, PLACES, STREETS, VOCABULARY } from '../../../helpers/search-world.js';
 
 let t: TestApp;
@@ -114,18 +115,8 @@ const pointOf = (o: WorldOffer): Point | undefined => {
   return typeof lat === 'number' && typeof lon === 'number' ? { lat, lon } : undefined;
 };
 
-function matchesGeo(o: WorldOffer, geo: Geo): boolean {
-  const p = pointOf(o);
-  if (!p) return false;
-  switch (geo.operator) {
-    case 'within_radius':
-      return distanceKm(geo.value, p) <= geo.value.km;
-    case 'within_bbox':
-      return insideBox(p, geo.value);
-    case 'within_polygon':
-      return insidePolygon(p, geo.value);
-  }
-}
+/** The reference's evaluation of a `location` filter (offer-reference.ts). */
+const matchesGeo = (o: WorldOffer, geo: Geo): boolean => matchesFilter(o, { field: 'location', ...geo });
 
 function matchesPlain(o: WorldOffer, f: { field: string; operator: string; value: unknown }): boolean {
   const v = o.data[f.field];
