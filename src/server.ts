@@ -18,7 +18,7 @@ import { aggregateWorkers, askPrimary } from './metrics/cluster.js';
 import { createMetrics, METRICS_CONTENT_TYPE } from './metrics/metrics.js';
 import { serveMetrics, type MetricsListener, type MetricsText } from './metrics/serve.js';
 
-/** An embedded data folder that holds nothing yet (but our lock): the newcomer's first start. */
+/** An embedded data folder that holds nothing yet (but our lock and its drafts and claims, ecs.lock.*): the newcomer's first start. */
 function isEmptyDataDir(dataDir: string): boolean {
   return !fs.existsSync(dataDir) || fs.readdirSync(dataDir).every((name) => name.startsWith(LOCK_FILE));
 }
