@@ -43,7 +43,7 @@ describe('import', () => {
     const doc = JSON.parse(r.stdout);
     expect(doc.offers).toEqual({ created: 5, changed: 0, unchanged: 0, pruned: 0 });
     expect(doc.organizations).toEqual({ created: 1, changed: 0, unchanged: 0 });
-    expect(Object.keys(doc)).toEqual(['organizations', 'websites', 'api_keys', 'branches', 'agents', 'investments', 'offers', 'records', 'content_version']);
+    expect(Object.keys(doc)).toEqual(['organizations', 'websites', 'api_keys', 'branches', 'agents', 'investments', 'offers', 'records', 'content_version', 'scope_changes']);
   });
 
   it('prints a table for people', async () => {
