@@ -65,7 +65,7 @@ describe('import', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     const errLines = r.stderr.trimEnd().split('\n');
-    expect(errLines[0]).toBe('record 2 external_id: expected string, got number');
+    expect(errLines[0]).toBe('record 2 external_id: expected string, got number 7');
     expect(errLines).toHaveLength(52);
     expect(errLines[50]).toBe('… and 10 more');
     expect(errLines[51]).toBe('error: import rejected: 60 problems found; the database was not changed');
@@ -76,7 +76,7 @@ describe('import', () => {
     expect(json.stderr).toBe('error: import rejected: 60 problems found; the database was not changed\n');
     const doc = JSON.parse(json.stdout);
     expect(doc.problem_count).toBe(60);
-    expect(doc.problems[0]).toEqual({ record: 2, path: 'external_id', message: 'expected string, got number' });
+    expect(doc.problems[0]).toEqual({ record: 2, path: 'external_id', message: 'expected string, got number 7' });
   });
 
   it('says in one line what is wrong with the file', async () => {

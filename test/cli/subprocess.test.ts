@@ -61,7 +61,7 @@ describe('command line in a process of its own', () => {
     const bad = await run(['import', tmpFile('bad.json', '{"offers": [{"offer_id": 1}]}')]);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toBe('');
-    expect(bad.stderr).toContain('record 1 offers[0].offer_id: expected string, got number\n');
+    expect(bad.stderr).toContain('record 1 offers[0].offer_id: expected string, got number 1\n');
     expect(bad.stderr).toMatch(/error: import rejected: \d+ problems found; the database was not changed\n$/);
     expect(bad.stderr).not.toMatch(/\n\s+at /);
 
