@@ -1,6 +1,7 @@
 /**
  * How results look: plain tables for people, one JSON document for scripts (--json).
  */
+import { plural } from '../domain/plural.js';
 import { describeWebsiteScope } from '../domain/website-scope.js';
 import type { KeySummary } from '../writes/api-keys.js';
 import type { WebsiteSummary } from '../writes/websites.js';
@@ -42,7 +43,7 @@ export function importReportText(source: string, report: ImportReport, seconds: 
     const c = report.counts[kind];
     return [kind, String(c.created), String(c.changed), String(c.unchanged)];
   });
-  let text = `Imported ${source}: ${report.records.toLocaleString('en-US')} records in ${seconds.toFixed(1)} s\n`;
+  let text = `Imported ${source}: ${plural(report.records, 'record')} in ${seconds.toFixed(1)} s\n`;
   text += table(['', 'created', 'changed', 'unchanged'], rows, new Set([1, 2, 3]));
   if (prune) text += `  offers made inactive by --prune: ${report.pruned}\n`;
   for (const c of report.scopeChanges) {
@@ -91,10 +92,9 @@ export function keyJson(k: KeySummary): Record<string, unknown> {
 /** A scope in a table cell: what it restricts, counted ("2 investments, 1 offer type"). */
 function scopeCell(scope: WebsiteSummary['scope']): string {
   if (!scope) return 'whole organization';
-  const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
   const parts: string[] = [];
-  if (scope.investment_ids) parts.push(count(scope.investment_ids.length, 'investment'));
-  if (scope.branch_ids) parts.push(count(scope.branch_ids.length, 'branch').replace('branchs', 'branches'));
+  if (scope.investment_ids) parts.push(plural(scope.investment_ids.length, 'investment'));
+  if (scope.branch_ids) parts.push(plural(scope.branch_ids.length, 'branch', 'branches'));
   if (scope.offer_types) parts.push(scope.offer_types.join(' '));
   return parts.join(', ');
 }

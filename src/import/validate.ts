@@ -5,6 +5,7 @@
  * `offer_data.adress_city: unknown field; did you mean 'address_city'?` (the API's suggestion).
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { plural } from '../domain/plural.js';
 import { withSuggestion } from '../domain/suggest.js';
 import { parseRfc3339 } from '../domain/timestamps.js';
 import { joinPath } from './problems.js';
@@ -134,7 +135,7 @@ function describeError(error: ErrorObject): FieldProblem {
     case 'minItems':
       return { path, message: params.limit === 1 ? 'must not be empty (leave the field out instead)' : `must have at least ${params.limit} items` };
     case 'maxItems':
-      return { path, message: `must have at most ${params.limit} items` };
+      return { path, message: `must have at most ${plural(Number(params.limit), 'item')}` };
     case 'minLength':
       return { path, message: params.limit === 1 ? 'must not be empty' : `must be ${parent.description ?? `at least ${params.limit} characters`}` };
     default:

@@ -54,6 +54,8 @@ describe('import', () => {
     expect(r.stdout).toContain('offers made inactive by --prune: 0');
     expect(r.stdout).toContain('Content version is now 2.');
     expect((await cli(['import', 'examples/bundle.ndjson'])).stdout).toContain('Nothing changed (content version stays 2).');
+    const one = tmpFile('one.json', JSON.stringify({ organizations: [{ organization_id: randomUUID(), name: 'One' }] }));
+    expect((await cli(['import', one])).stdout).toMatch(/^Imported .*one\.json: 1 record in \d+\.\d s\n/);
   });
 
   it('lists the problems of a bad bundle on stderr and exits 1', async () => {
