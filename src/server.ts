@@ -55,7 +55,7 @@ function printKeyHint(websites: readonly WebsiteSummary[], address: string): voi
   const lines = website
     ? [
         `Need an API key? In another terminal: npm run cli -- keys create --website ${website.website_id}` +
-          (websites.length > 1 ? ` (or another website: npm run cli -- keys list)` : ` (${website.name})`),
+          (websites.length > 1 ? ` (or another website: npm run cli -- websites list)` : ` (${website.name})`),
         `Interactive docs: ${address}/docs`,
       ]
     : [`No website yet: npm run cli -- demo loads the demo data set and prints a key. Interactive docs: ${address}/docs`];

@@ -8,6 +8,7 @@ export { importBundle } from './importer.js';
 export type { ImportOptions, ImportProgress } from './importer.js';
 export { REPORT_KINDS } from './report.js';
 export type { ImportReport, KindCounts, ReportKind } from './report.js';
+export type { ScopeChange } from '../writes/import-rows.js';
 export { IMPORT_LOCK_KEY } from '../writes/import-session.js';
 export { openBundleFile, memorySource, detectFormat } from './source.js';
 export type { BundleFormat, RecordSource, SourceItem } from './record-source.js';

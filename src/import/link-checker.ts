@@ -10,7 +10,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { storedOwners } from '../writes/import-lookups.js';
-import type { ApiKeyRowDraft, Row } from '../writes/import-rows.js';
+import type { ApiKeyRowDraft, Row, WebsiteRowDraft } from '../writes/import-rows.js';
 import type { RecordKind } from './schemas.js';
 
 export type EntityKind = Exclude<RecordKind, 'offer'>;
@@ -40,6 +40,8 @@ export interface Entry {
   /** pending: not yet written; accepted: written (or would be); failed: has problems. */
   state: 'pending' | 'accepted' | 'failed';
   row?: Row | undefined;
+  /** A website's row (its scope may be left out: see websiteRow). */
+  website?: WebsiteRowDraft | undefined;
   keys?: ApiKeyRowDraft[] | undefined;
   branchId?: string | null | undefined;
   /** A website's scope: the investments and branches it names, with their paths in the record. */

@@ -2,6 +2,7 @@
  * feed purge: drops change-feed deletes older than FEED_RETENTION_DAYS now (every import also does
  * it at its end), for a service whose content is rarely imported.
  */
+import { plural } from '../../domain/plural.js';
 import { purgeTombstonesNow } from '../../writes/change-feed.js';
 import { CliUserError, withDatabase, type CliIo } from '../context.js';
 import { json } from '../output.js';
@@ -13,7 +14,7 @@ export async function feedPurgeCommand(io: CliIo, options: { json?: boolean }): 
     io.stdout.write(
       options.json
         ? json({ purged, retention_days: config.feedRetentionDays })
-        : `Purged ${purged} change-feed ${purged === 1 ? 'delete' : 'deletes'} older than ${config.feedRetentionDays} days.\n`,
+        : `Purged ${plural(purged, 'change-feed delete')} older than ${plural(config.feedRetentionDays, 'day')}.\n`,
     );
   });
 }

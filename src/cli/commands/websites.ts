@@ -2,7 +2,7 @@
  * websites list / websites scope (extension E7). `websites scope --website ID` prints the scope;
  * with --investment, --branch or --offer-type it sets the scope to exactly the lists given (the
  * lists not given no longer restrict); --clear removes it (the website sees its whole
- * organization again).
+ * organization again). An import keeps a scope set here unless the website's record gives one.
  */
 import { describeWebsiteScope } from '../../domain/website-scope.js';
 import { checkScopeArguments, findWebsite, listWebsites, setWebsiteScope, type WebsiteSummary } from '../../writes/websites.js';

@@ -15,10 +15,11 @@ import {
   type OfferFacetsRequest,
   type OfferField,
 } from '../../domain/offer-query.js';
+import { withSuggestion } from '../../domain/suggest.js';
 import { issues, type Loc } from './errors.js';
 import type { InputChecker } from './input-checker.js';
 import { laxInt } from './lax.js';
-import { checkFilters, checkSearch, INVALID, withSuggestion } from './offer-request.js';
+import { checkFilters, checkSearch, INVALID } from './offer-request.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

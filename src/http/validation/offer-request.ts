@@ -29,23 +29,17 @@ import {
   type OfferListRequest,
   type OfferSort,
 } from '../../domain/offer-query.js';
+import { withSuggestion } from '../../domain/suggest.js';
 import { FilterSchema, GeoFilterSchema, PaginationSchema, SortingSchema } from '../schemas/requests.js';
 import { issues, type Loc } from './errors.js';
 import type { InputChecker } from './input-checker.js';
 import { laxBool, laxFloat, laxInt, laxString, type Lax } from './lax.js';
 import { checkGeoPoint, checkGeoValue } from './offer-geo.js';
-import { closestName } from './suggest.js';
 import { parseUuid } from './uuid.js';
 
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** "unknown field 'city'; did you mean 'address_city'?" when a known name is close. */
-export function withSuggestion(reason: string, name: string, known: readonly string[]): string {
-  const suggestion = closestName(name, known);
-  return suggestion === undefined || suggestion === name ? reason : `${reason}; did you mean '${suggestion}'?`;
-}
 
 /** A part that was present but had problems (they are reported). */
 export const INVALID = Symbol('invalid');
