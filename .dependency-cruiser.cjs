@@ -2,6 +2,7 @@
  * The house rules of src/ (`npm run check:deps`, run by CI), each with its reason. The house:
  *
  *   contract/    the interface's data forms: resource schemas, the offer field catalogue, timestamps
+ *   text/        words for people: plurals, did-you-mean (a leaf)
  *   metrics/     the Prometheus registry (a leaf: anyone may be handed it)
  *   db/          connection, table types, the migrator and its frozen migrations, SQL routines, upsert
  *   xml/         XML escaping and element writers
@@ -35,7 +36,8 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
-    layer('metrics', ['db', 'contract', 'xml', 'features', 'import', 'demo', 'http', 'cli', ...SHELL], 'Metrics know nothing of the service: they are handed the figures.'),
+    layer('metrics', ['db', 'text', 'contract', 'xml', 'features', 'import', 'demo', 'http', 'cli', ...SHELL], 'Metrics know nothing of the service: they are handed the figures.'),
+    layer('text', ['db', 'contract', 'metrics', 'xml', 'features', 'import', 'demo', 'http', 'cli', ...SHELL], 'Words for people know nothing of the service.'),
     layer('contract', ['db', 'metrics', 'xml', 'features', 'import', 'demo', 'http', 'cli', ...SHELL], 'The contract is the interface\'s vocabulary: pure, beneath everything.'),
     layer('db', ABOVE_DB.filter((name) => name !== 'contract'), 'The database layer knows only itself and the contract\'s forms.'),
     layer('xml', ['db', 'features', 'import', 'demo', 'http', 'cli', ...SHELL], 'XML writes elements; what they hold is the callers\' business.'),

@@ -31,7 +31,10 @@ const sources = Math.max(...['src', 'tsconfig.json', 'tsconfig.build.json', 'pac
 const built = fs.existsSync(stamp) ? fs.statSync(stamp).mtimeMs : 0;
 const force = process.argv.includes('--force');
 if (force || built < sources) {
-  if (!force) process.stderr.write('building dist/ (the sources changed since the last build)...\n');
+  if (!force) {
+    const why = built === 0 ? 'first build' : 'the sources changed since the last build';
+    process.stderr.write(`building dist/ (${why})...\n`);
+  }
   // The compiler's report goes to stderr: stdout stays the command's own (--json).
   const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], {

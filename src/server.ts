@@ -18,7 +18,7 @@ import { createMetrics, METRICS_CONTENT_TYPE } from './metrics/metrics.js';
 import { serveMetrics, type MetricsListener, type MetricsText } from './metrics/serve.js';
 import { firstWebsites, type WebsiteName } from './features/access/index.js';
 
-/** An embedded data folder that holds nothing yet (but our lock): the newcomer's first start. */
+/** An embedded data folder that holds nothing yet (but our lock and its drafts and claims, ecs.lock.*): the newcomer's first start. */
 function isEmptyDataDir(dataDir: string): boolean {
   return !fs.existsSync(dataDir) || fs.readdirSync(dataDir).every((name) => name.startsWith(LOCK_FILE));
 }
@@ -55,7 +55,7 @@ function printKeyHint(websites: readonly WebsiteName[], address: string): void {
   const lines = website
     ? [
         `Need an API key? In another terminal: npm run cli -- keys create --website ${website.website_id}` +
-          (websites.length > 1 ? ` (or another website: npm run cli -- keys list)` : ` (${website.name})`),
+          (websites.length > 1 ? ` (or another website: npm run cli -- websites list)` : ` (${website.name})`),
         `Interactive docs: ${address}/docs`,
       ]
     : [`No website yet: npm run cli -- demo loads the demo data set and prints a key. Interactive docs: ${address}/docs`];

@@ -11,6 +11,17 @@ import { runCli } from './run.js';
 const argv = process.argv.slice(2);
 const io = { env: process.env, stdout: process.stdout, stderr: process.stderr };
 
+// A reader that goes away early (`estate-content keys list --json | head -c 100`) makes writes fail
+// with EPIPE, an 'error' event that would end the process with a stack trace. What is left of that
+// output has nowhere to go: it is dropped, and the command finishes what it was doing (an import
+// has committed by the time it prints; the embedded database is closed properly) and exits with
+// its own status.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+}
+
 /** The control socket of the running service that owns DATA_DIR, if one does (embedded database only). */
 function serviceSocket(): string | undefined {
   try {

@@ -3,6 +3,8 @@
  */
 import type { KeySummary } from '../features/access/index.js';
 import type { WebsiteSummary } from '../features/access/index.js';
+import { plural } from '../text/plural.js';
+import { describeWebsiteScope } from '../features/access/index.js';
 import { formatProblem, ImportRejectedError, REPORT_KINDS, type ImportReport, type Problem } from '../import/index.js';
 
 /** How many problems a failed import prints (all of them are counted). */
@@ -22,13 +24,17 @@ export function table(header: readonly string[], rows: ReadonlyArray<readonly st
   return [line(header), ...rows.map(line)].map((l) => `  ${l}`).join('\n') + '\n';
 }
 
-/** import --json: counts per kind (offers also with pruned), records read, content version. */
+/**
+ * import --json: counts per kind (offers also with pruned), records read, content version, and the
+ * websites that existed and whose scope the import changed (empty when none did).
+ */
 export function importReportJson(report: ImportReport): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const kind of REPORT_KINDS) out[kind] = { ...report.counts[kind] };
   (out.offers as Record<string, number>).pruned = report.pruned;
   out.records = report.records;
   out.content_version = report.contentVersion;
+  out.scope_changes = report.scopeChanges.map((c) => ({ website_id: c.website_id, previous_scope: c.previous_scope, scope: c.scope }));
   return out;
 }
 
@@ -37,9 +43,12 @@ export function importReportText(source: string, report: ImportReport, seconds: 
     const c = report.counts[kind];
     return [kind, String(c.created), String(c.changed), String(c.unchanged)];
   });
-  let text = `Imported ${source}: ${report.records.toLocaleString('en-US')} records in ${seconds.toFixed(1)} s\n`;
+  let text = `Imported ${source}: ${plural(report.records, 'record')} in ${seconds.toFixed(1)} s\n`;
   text += table(['', 'created', 'changed', 'unchanged'], rows, new Set([1, 2, 3]));
   if (prune) text += `  offers made inactive by --prune: ${report.pruned}\n`;
+  for (const c of report.scopeChanges) {
+    text += `Website ${c.website_id} now sees: ${describeWebsiteScope(c.scope)} (it saw: ${describeWebsiteScope(c.previous_scope)}).\n`;
+  }
   text += report.changed
     ? `Content version is now ${report.contentVersion}.\n`
     : `Nothing changed (content version stays ${report.contentVersion}).\n`;
@@ -83,10 +92,9 @@ export function keyJson(k: KeySummary): Record<string, unknown> {
 /** A scope in a table cell: what it restricts, counted ("2 investments, 1 offer type"). */
 function scopeCell(scope: WebsiteSummary['scope']): string {
   if (!scope) return 'whole organization';
-  const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
   const parts: string[] = [];
-  if (scope.investment_ids) parts.push(count(scope.investment_ids.length, 'investment'));
-  if (scope.branch_ids) parts.push(count(scope.branch_ids.length, 'branch').replace('branchs', 'branches'));
+  if (scope.investment_ids) parts.push(plural(scope.investment_ids.length, 'investment'));
+  if (scope.branch_ids) parts.push(plural(scope.branch_ids.length, 'branch', 'branches'));
   if (scope.offer_types) parts.push(scope.offer_types.join(' '));
   return parts.join(', ');
 }

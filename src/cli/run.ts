@@ -125,7 +125,8 @@ function buildProgram(io: CliIo, seen: { json: boolean }): Command {
     .command('scope')
     .description(
       'show a website\'s scope, set it to exactly the lists given (offers must match every list), or --clear it ' +
-        '(takes effect within 5 seconds)',
+        '(takes effect within 5 seconds). An import leaves it as it is unless the website\'s record gives ' +
+        '"scope" (lists, or null to remove it)',
     )
     .requiredOption('--website <id>', 'website id')
     .option('--investment <id...>', 'only offers of these investments (and only these investments)')

@@ -25,7 +25,6 @@ const REPORT_KIND: Readonly<Record<EntityKind, ReportKind>> = {
 
 const UPSERT = {
   organization: upsertOrganizations,
-  website: upsertWebsites,
   branch: upsertBranches,
   investment: upsertInvestments,
   agent: upsertAgents,
@@ -79,7 +78,7 @@ export class EntityStage {
         break;
       case 'website': {
         const website = input as RecordInputs['website'];
-        entry.row = websiteRow(website);
+        entry.website = websiteRow(website);
         entry.keys = (website.api_keys ?? []).map((k) => apiKeyDraft(id, k));
         entry.scopeLinks = scopeLinks(website.scope);
         this.keys.note(at.recordNo, at.path, entry.keys, (recordNo, path, message) => this.ctx.problem(recordNo, path, message));
@@ -168,7 +167,14 @@ export class EntityStage {
     ctx.counts.accept('api_keys', keys.length);
     if (ctx.writing) {
       for (let i = 0; i < ready.length; i += ctx.batchSize) {
-        ctx.counts.add(reportKind, await UPSERT[kind](ctx.db, ready.slice(i, i + ctx.batchSize).map((e) => e.row!)));
+        const batch = ready.slice(i, i + ctx.batchSize);
+        if (kind === 'website') {
+          const written = await upsertWebsites(ctx.db, batch.map((e) => e.website!));
+          ctx.counts.add(reportKind, written);
+          ctx.scopeChanges.push(...written.scopeChanges);
+        } else {
+          ctx.counts.add(reportKind, await UPSERT[kind](ctx.db, batch.map((e) => e.row!)));
+        }
       }
       for (let i = 0; i < keys.length; i += ctx.batchSize) {
         ctx.counts.add('api_keys', await upsertApiKeys(ctx.db, keys.slice(i, i + ctx.batchSize)));
@@ -177,6 +183,7 @@ export class EntityStage {
     // Written (or never to be): the rows need not stay in memory.
     for (const entry of ready) {
       entry.row = undefined;
+      entry.website = undefined;
       entry.keys = undefined;
       entry.scopeLinks = undefined;
     }

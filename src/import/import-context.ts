@@ -1,6 +1,7 @@
 /** What every step of one import shares: its transaction, its problems, its counts, its options. */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
+import type { ScopeChange } from '../features/access/index.js';
 import { ProblemList, type Problem } from './problems.js';
 import { ImportCounts } from './report.js';
 
@@ -9,6 +10,8 @@ export class ImportContext {
   readonly counts = new ImportCounts();
   /** Every organization any record names (the scope of --prune). */
   readonly organizationsNamed = new Set<string>();
+  /** Websites that existed and whose scope the import changed (the report lists them). */
+  readonly scopeChanges: ScopeChange[] = [];
 
   constructor(
     /** The import's transaction. */

@@ -164,7 +164,7 @@ export async function importBundle(db: Kysely<Database>, source: RecordSource, o
     const contentVersion = draft.changed ? await bumpContentVersion(trx) : await currentContentVersion(trx);
     // Webhook messages are written in this transaction: sent only if the import commits.
     if (feed.length > 0) await enqueueContentChanged(trx, feed);
-    return { ...draft, contentVersion, feed } satisfies ImportReport;
+    return { ...draft, contentVersion, feed, scopeChanges: ctx.scopeChanges } satisfies ImportReport;
   });
   // 5. after the commit (VACUUM cannot run in a transaction)
   const written = Object.values(report.counts).reduce((sum, c) => sum + c.created + c.changed, report.pruned);

@@ -9,6 +9,7 @@ export type { ImportOptions, ImportProgress } from './importer.js';
 export { REPORT_KINDS } from './report.js';
 export type { ImportReport, KindCounts, ReportKind } from './report.js';
 export { IMPORT_LOCK_KEY } from '../features/content-version/index.js';
+export type { ScopeChange } from '../features/access/index.js';
 export { openBundleFile, memorySource, detectFormat } from './source.js';
 export type { BundleFormat, RecordSource, SourceItem } from './record-source.js';
 export { ImportBusyError, ImportError, ImportInputError, ImportRejectedError } from './import-errors.js';

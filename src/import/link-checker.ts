@@ -11,8 +11,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { storedOwners } from './lookups-sql.js';
 import type { Row } from '../db/upsert.js';
+import type { ApiKeyRowDraft, WebsiteRowDraft } from '../features/access/index.js';
 import type { RecordKind } from './schemas.js';
-import { type ApiKeyRowDraft } from '../features/access/index.js';
 
 export type EntityKind = Exclude<RecordKind, 'offer'>;
 
@@ -41,6 +41,8 @@ export interface Entry {
   /** pending: not yet written; accepted: written (or would be); failed: has problems. */
   state: 'pending' | 'accepted' | 'failed';
   row?: Row | undefined;
+  /** A website's row (its scope may be left out: see websiteRow). */
+  website?: WebsiteRowDraft | undefined;
   keys?: ApiKeyRowDraft[] | undefined;
   branchId?: string | null | undefined;
   /** A website's scope: the investments and branches it names, with their paths in the record. */

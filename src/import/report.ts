@@ -1,6 +1,7 @@
 /** What an import did, per kind of record: created, changed, unchanged (and offers pruned). */
 import type { WebsiteChangeSummary } from '../features/change-feed/index.js';
 import type { WriteCounts } from '../db/upsert.js';
+import type { ScopeChange } from '../features/access/index.js';
 
 export const REPORT_KINDS = ['organizations', 'websites', 'api_keys', 'branches', 'agents', 'investments', 'offers'] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
@@ -22,6 +23,8 @@ export interface ImportReport {
   changed: boolean;
   /** The websites whose change feed the import changed, with their new cursor (E5, E6). */
   feed: WebsiteChangeSummary[];
+  /** Websites that existed before and whose scope the import set, changed or removed. */
+  scopeChanges: ScopeChange[];
 }
 
 /** Counts as the import goes: rows accepted (written or unchanged) and what the writes report. */
@@ -41,7 +44,7 @@ export class ImportCounts {
     this.counts[kind].changed += written.changed;
   }
 
-  report(pruned: number, records: number, contentVersion: string): Omit<ImportReport, 'feed'> {
+  report(pruned: number, records: number, contentVersion: string): Omit<ImportReport, 'feed' | 'scopeChanges'> {
     const counts = {} as Record<ReportKind, KindCounts>;
     let changed = pruned > 0;
     for (const kind of REPORT_KINDS) {

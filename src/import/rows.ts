@@ -24,6 +24,7 @@ import type {
 import type { Row } from '../db/upsert.js';
 import { type ApiKeyRowDraft } from '../features/access/index.js';
 import { type OfferRowDraft } from '../features/offers/index.js';
+import type { WebsiteRowDraft } from '../features/access/index.js';
 
 
 const json = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
@@ -47,9 +48,19 @@ export function organizationRow(r: OrganizationInput): Row {
   };
 }
 
-/** A record without `scope` (or with null or {}) stores none: the website sees its whole organization. */
-export function websiteRow(r: WebsiteInput): Row {
-  return { website_id: r.website_id, organization_id: r.organization_id, name: r.name, scope: json(normalizeWebsiteScope(r.scope)) };
+/**
+ * The exception to "a record describes its entity completely": a record without `scope` leaves the
+ * stored scope as it is (a new website has none), since a scope is often set with `websites scope`
+ * and a CRM export that knows nothing of it must not widen what the website's keys see. `null` or
+ * `{}` removes it.
+ */
+export function websiteRow(r: WebsiteInput): WebsiteRowDraft {
+  return {
+    website_id: r.website_id,
+    organization_id: r.organization_id,
+    name: r.name,
+    scope: r.scope === undefined ? undefined : json(normalizeWebsiteScope(r.scope)),
+  };
 }
 
 /** An id for an imported key that names none: derived from its hash, so re-imports agree. */

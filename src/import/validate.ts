@@ -1,10 +1,13 @@
 /**
  * Checks one bundle record against its import schema (Ajv, every error reported) and the few rules
  * a schema cannot say (key or key_sha256; offer_data.id equal to offer_id). Each Ajv error becomes
- * a path and a message a person can act on: "offer_data.price: expected number, got string".
+ * a path and a message a person can act on: `offer_data.price: expected number, got string "850 000 zł"`,
+ * `offer_data.adress_city: unknown field; did you mean 'address_city'?` (the API's suggestion).
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { parseRfc3339 } from '../contract/timestamps.js';
+import { plural } from '../text/plural.js';
+import { withSuggestion } from '../text/suggest.js';
 import { joinPath } from './problems.js';
 import { INT32_MAX, INT32_MIN, RECORD_KINDS, RECORD_SCHEMAS, type RecordInputs, type RecordKind } from './schemas.js';
 
@@ -87,6 +90,15 @@ function shown(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
+/** A plain API key is never repeated in a message (nor in the logs a message may reach). */
+const SECRET_PATH = /(^|\.)api_keys\[\d+\]\.key$/;
+
+/** What a value of the wrong type is: `string "850 000 zł"`, `number 7`, `null` (its JSON, shortened). */
+function gotValue(path: string, value: unknown): string {
+  const type = typeName(value);
+  return value === null || SECRET_PATH.test(path) ? type : `${type} ${shown(value)}`;
+}
+
 const FORMAT_NAMES: Readonly<Record<string, string>> = {
   'date-time': 'an RFC 3339 date-time (e.g. 2025-01-31T09:15:00Z)',
   uuid: 'a UUID',
@@ -100,10 +112,13 @@ function describeError(error: ErrorObject): FieldProblem {
     case 'type': {
       const types = ([] as unknown[]).concat(params.type).filter((t) => t !== 'null');
       if (typeof error.data === 'number' && !Number.isFinite(error.data)) return { path, message: 'expected a finite number' };
-      return { path, message: `expected ${types.join(' or ')}, got ${typeName(error.data)}` };
+      return { path, message: `expected ${types.join(' or ')}, got ${gotValue(path, error.data)}` };
     }
-    case 'additionalProperties':
-      return { path: joinPath(path, String(params.additionalProperty)), message: 'unknown field' };
+    case 'additionalProperties': {
+      const name = String(params.additionalProperty);
+      const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      return { path: joinPath(path, name), message: withSuggestion('unknown field', name, known) };
+    }
     case 'required':
       return { path: joinPath(path, String(params.missingProperty)), message: 'required field missing' };
     case 'format':
@@ -120,7 +135,7 @@ function describeError(error: ErrorObject): FieldProblem {
     case 'minItems':
       return { path, message: params.limit === 1 ? 'must not be empty (leave the field out instead)' : `must have at least ${params.limit} items` };
     case 'maxItems':
-      return { path, message: `must have at most ${params.limit} items` };
+      return { path, message: `must have at most ${plural(Number(params.limit), 'item')}` };
     case 'minLength':
       return { path, message: params.limit === 1 ? 'must not be empty' : `must be ${parent.description ?? `at least ${params.limit} characters`}` };
     default:

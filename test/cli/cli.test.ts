@@ -43,7 +43,7 @@ describe('import', () => {
     const doc = JSON.parse(r.stdout);
     expect(doc.offers).toEqual({ created: 5, changed: 0, unchanged: 0, pruned: 0 });
     expect(doc.organizations).toEqual({ created: 1, changed: 0, unchanged: 0 });
-    expect(Object.keys(doc)).toEqual(['organizations', 'websites', 'api_keys', 'branches', 'agents', 'investments', 'offers', 'records', 'content_version']);
+    expect(Object.keys(doc)).toEqual(['organizations', 'websites', 'api_keys', 'branches', 'agents', 'investments', 'offers', 'records', 'content_version', 'scope_changes']);
   });
 
   it('prints a table for people', async () => {
@@ -54,6 +54,8 @@ describe('import', () => {
     expect(r.stdout).toContain('offers made inactive by --prune: 0');
     expect(r.stdout).toContain('Content version is now 2.');
     expect((await cli(['import', 'examples/bundle.ndjson'])).stdout).toContain('Nothing changed (content version stays 2).');
+    const one = tmpFile('one.json', JSON.stringify({ organizations: [{ organization_id: randomUUID(), name: 'One' }] }));
+    expect((await cli(['import', one])).stdout).toMatch(/^Imported .*one\.json: 1 record in \d+\.\d s\n/);
   });
 
   it('lists the problems of a bad bundle on stderr and exits 1', async () => {
@@ -65,7 +67,7 @@ describe('import', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     const errLines = r.stderr.trimEnd().split('\n');
-    expect(errLines[0]).toBe('record 2 external_id: expected string, got number');
+    expect(errLines[0]).toBe('record 2 external_id: expected string, got number 7');
     expect(errLines).toHaveLength(52);
     expect(errLines[50]).toBe('… and 10 more');
     expect(errLines[51]).toBe('error: import rejected: 60 problems found; the database was not changed');
@@ -76,7 +78,7 @@ describe('import', () => {
     expect(json.stderr).toBe('error: import rejected: 60 problems found; the database was not changed\n');
     const doc = JSON.parse(json.stdout);
     expect(doc.problem_count).toBe(60);
-    expect(doc.problems[0]).toEqual({ record: 2, path: 'external_id', message: 'expected string, got number' });
+    expect(doc.problems[0]).toEqual({ record: 2, path: 'external_id', message: 'expected string, got number 7' });
   });
 
   it('says in one line what is wrong with the file', async () => {

@@ -1,6 +1,7 @@
 /**
  * The command line as users run it: a separate process, configured by the environment only
- * (DATABASE_URL on PostgreSQL, DATA_DIR for the embedded database).
+ * (DATABASE_URL on PostgreSQL, DATA_DIR for the embedded database); the documented `npm run`
+ * form of --json; a reader that closes the pipe early.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,8 +9,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connect.js';
 import { hashKey } from '../../src/features/access/model.js';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createTestDb, onPostgres, type TestDb } from '../helpers/db.js';
-import { runCliProcess } from '../helpers/processes.js';
+import { projectRoot, runCliProcess, runShell } from '../helpers/processes.js';
 import { tmpFile } from '../import/helpers.js';
 
 const EXAMPLE_WEBSITE = '0b6f8a2e-51c4-4f7e-8a3d-9c2e1f4b7d02';
@@ -59,7 +61,7 @@ describe('command line in a process of its own', () => {
     const bad = await run(['import', tmpFile('bad.json', '{"offers": [{"offer_id": 1}]}')]);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toBe('');
-    expect(bad.stderr).toContain('record 1 offers[0].offer_id: expected string, got number\n');
+    expect(bad.stderr).toContain('record 1 offers[0].offer_id: expected string, got number 1\n');
     expect(bad.stderr).toMatch(/error: import rejected: \d+ problems found; the database was not changed\n$/);
     expect(bad.stderr).not.toMatch(/\n\s+at /);
 
@@ -73,5 +75,36 @@ describe('command line in a process of its own', () => {
     } finally {
       if (!t) await handle.close();
     }
+  });
+
+  it('the documented --json command line (docs/import.md, through npm) prints exactly one JSON document', async () => {
+    const docs = fs.readFileSync(path.join(projectRoot, 'docs/import.md'), 'utf8');
+    const documented = docs.split('\n').find((line) => /^npm run .*\bcli -- keys list --json/.test(line));
+    expect(documented, 'docs/import.md shows keys list --json').toBeDefined();
+    // What the line pipes into (jq) is the reader; stdout up to the pipe must be the document alone.
+    const command = documented!.split('|')[0]!.trim();
+    const r = await runShell(command, env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(() => JSON.parse(r.stdout), r.stdout.slice(0, 200)).not.toThrow();
+    expect(Array.isArray(JSON.parse(r.stdout))).toBe(true);
+  });
+
+  it('exits quietly, with its own status, when the reader closes the pipe early (| head -c 10)', async () => {
+    // More than a pipe's buffer (64 KiB) of --json output, so that writes meet the closed pipe.
+    const org = randomUUID();
+    const keys = Array.from({ length: 1500 }, (_, n) => ({ key_sha256: randomBytes(32).toString('hex'), is_active: true, label: `key ${n}` }));
+    const bundle = { organizations: [{ organization_id: org, name: 'Many keys' }], websites: [{ website_id: randomUUID(), organization_id: org, name: 'many.example', api_keys: keys }] };
+    expect((await run(['import', tmpFile('many-keys.json', JSON.stringify(bundle))])).code).toBe(0);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ecs-epipe-'));
+    const errFile = path.join(dir, 'stderr');
+    const statusFile = path.join(dir, 'status');
+    for (const args of ['keys list --json', 'keys list']) {
+      const r = await runShell(`{ node dist/cli/index.js ${args} 2>'${errFile}'; echo $? >'${statusFile}'; } | head -c 10`, env);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toHaveLength(10);
+      expect(fs.readFileSync(errFile, 'utf8'), args).toBe('');
+      expect(fs.readFileSync(statusFile, 'utf8').trim(), args).toBe('0');
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });

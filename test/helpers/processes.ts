@@ -4,7 +4,8 @@
  * - prepareDatabase(): a database a process can open, with the HTTP test fixture in it: a
  *   throwaway PostgreSQL database when TEST_DATABASE_URL is set, an embedded PGlite folder otherwise;
  * - startServer(): the server (`dist/server.js`) in a process of its own, resolved once it listens;
- * - spawnCli() / runCliProcess(): the command line (`dist/cli/index.js`) in a process of its own.
+ * - spawnCli() / runCliProcess(): the command line (`dist/cli/index.js`) in a process of its own;
+ * - runShell(): a shell command line as a user types it (npm run, pipelines).
  * The processes run the build, as `npm start` and `npm run cli` do: test/global-setup.ts brings
  * dist/ up to date with src/ once per run. Through tsx, each process spent about two seconds of CPU
  * compiling before it started, and these tests start about a hundred.
@@ -139,6 +140,21 @@ export function spawnCli(args: readonly string[], env: Record<string, string | u
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
   return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+/**
+ * Runs a shell command line (`sh -c`) from the project root to its end, as a user types it
+ * (`npm run -s cli -- …`, a pipeline): its exit code and everything it printed.
+ */
+export async function runShell(command: string, env: Record<string, string | undefined>): Promise<{ code: number | string | null; stdout: string; stderr: string }> {
+  const child = spawn('sh', ['-c', command], { cwd: projectRoot, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  killAfterFile(child);
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const code = await new Promise<number | string | null>((resolve) => child.once('close', (c, signal) => resolve(c ?? signal)));
+  return { code, stdout: out, stderr: err };
 }
 
 /** Runs the command line to its end: its exit code and everything it printed. */

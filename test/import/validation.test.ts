@@ -15,10 +15,41 @@ beforeEach(() => resetDatabase(t.db));
 const OFFER_RECORD = 6;
 
 describe('field types (JSON bundle paths)', () => {
-  it('reports a wrong type with record number and path', async () => {
+  it('reports a wrong type with record number, path and the value (JSON, shortened)', async () => {
     const { bundle } = smallBundle();
-    (bundle.offers![1]!.offer_data as Record<string, unknown>).price = '850 000';
-    expect(await problemsOf(importObject(t.db, bundle))).toEqual([`record ${OFFER_RECORD + 1} offers[1].offer_data.price: expected number, got string`]);
+    (bundle.offers![1]!.offer_data as Record<string, unknown>).price = '850 000 zł';
+    (bundle.offers![1]!.offer_data as Record<string, unknown>).title = { pl: 'x'.repeat(200) };
+    (bundle.offers![1]!.offer_data as Record<string, unknown>).rooms = null;
+    (bundle.offers![1]!.offer_data as Record<string, unknown>).has_balcony = 'tak';
+    bundle.offers![1]!.external_id = null;
+    expect(await problemsOf(importObject(t.db, bundle))).toEqual([
+      `record ${OFFER_RECORD + 1} offers[1].external_id: expected string, got null`,
+      `record ${OFFER_RECORD + 1} offers[1].offer_data.price: expected number, got string "850 000 zł"`,
+      `record ${OFFER_RECORD + 1} offers[1].offer_data.has_balcony: expected boolean, got string "tak"`,
+      `record ${OFFER_RECORD + 1} offers[1].offer_data.title: expected string, got object {"pl":"${'x'.repeat(50)}...`,
+    ]);
+  });
+
+  it('suggests the field meant by an unknown one, as the API does', async () => {
+    const { bundle } = smallBundle();
+    const data = bundle.offers![0]!.offer_data as Record<string, unknown>;
+    data.adress_city = 'Kraków';
+    data.city = 'Kraków';
+    data.zzzzzz = 1;
+    bundle.agents![0]!.frist_name = 'Anna';
+    expect(await problemsOf(importObject(t.db, bundle))).toEqual([
+      "record 4 agents[0].frist_name: unknown field; did you mean 'first_name'?",
+      `record ${OFFER_RECORD} offers[0].offer_data.adress_city: unknown field; did you mean 'address_city'?`,
+      `record ${OFFER_RECORD} offers[0].offer_data.city: unknown field; did you mean 'address_city'?`,
+      `record ${OFFER_RECORD} offers[0].offer_data.zzzzzz: unknown field`,
+    ]);
+  });
+
+  it('never shows the value given as a plain API key', async () => {
+    const { bundle } = smallBundle();
+    bundle.websites![0]!.api_keys = [{ key: { secret: 'ecs_do-not-print-me-0123456789abcdef' }, is_active: true }];
+    const problems = await problemsOf(importObject(t.db, bundle));
+    expect(problems).toEqual(['record 2 websites[0].api_keys[0].key: expected string, got object']);
   });
 
   it('lists every problem of every record, not only the first', async () => {
@@ -37,12 +68,12 @@ describe('field types (JSON bundle paths)', () => {
       [
         'record 3 branches[0].open_time.monday[0].from_time: expected HH:MM, 24-hour, got "25:00"',
         'record 3 branches[0].open_time.someday: unknown field',
-        'record 4 agents[0].email: expected string, got number',
-        `record ${OFFER_RECORD} offers[0].offer_data.rooms: expected integer, got number`,
-        `record ${OFFER_RECORD} offers[0].offer_data.has_balcony: expected boolean, got string`,
-        `record ${OFFER_RECORD} offers[0].offer_data.photos_urls[1]: expected string, got number`,
+        'record 4 agents[0].email: expected string, got number 42',
+        `record ${OFFER_RECORD} offers[0].offer_data.rooms: expected integer, got number 2.5`,
+        `record ${OFFER_RECORD} offers[0].offer_data.has_balcony: expected boolean, got string "yes"`,
+        `record ${OFFER_RECORD} offers[0].offer_data.photos_urls[1]: expected string, got number 7`,
         `record ${OFFER_RECORD} offers[0].offer_data.date_posted: expected an RFC 3339 date-time (e.g. 2025-01-31T09:15:00Z), got "yesterday"`,
-        `record ${OFFER_RECORD} offers[0].offer_data.floor_plan_urls: expected array, got string`,
+        `record ${OFFER_RECORD} offers[0].offer_data.floor_plan_urls: expected array, got string "plan.png"`,
         `record ${OFFER_RECORD} offers[0].offer_data.colour: unknown field`,
         `record ${OFFER_RECORD + 2} offers[2].external_id: must not be empty`,
       ].sort(),
@@ -104,7 +135,7 @@ describe('field types (JSON bundle paths)', () => {
         'record 2 websites[0].api_keys[1].key: must be at least 32 characters',
         'record 2 websites[0].api_keys[2].key_sha256: expected 64 lower-case hexadecimal characters, got "ABCDEF"',
         'record 2 websites[0].api_keys[3]: give key or key_sha256, not both',
-        'record 2 websites[0].api_keys[4].is_active: expected boolean, got string',
+        'record 2 websites[0].api_keys[4].is_active: expected boolean, got string "yes"',
         'record 2 websites[0].api_keys[5].expires_at: expected an RFC 3339 date-time (e.g. 2025-01-31T09:15:00Z), got "never"',
       ].sort(),
     );
@@ -137,7 +168,7 @@ describe('NDJSON records', () => {
       expect.stringMatching(/^record 6: invalid JSON: /),
       'record 7: expected an object, got array',
       'record 8 type: required field missing (one of organization, website, branch, agent, investment, offer)',
-      'record 11 offer_data.price: expected number, got string',
+      'record 11 offer_data.price: expected number, got string "1"',
     ]);
   });
 });
@@ -298,7 +329,7 @@ describe('references and ownership', () => {
     bundle.offers![0]!.agent_id = missing;
     (bundle.offers![0]!.offer_data as Record<string, unknown>).price = 'x';
     expect(await problemsOf(importObject(t.db, bundle))).toEqual([
-      'record 6 offers[0].offer_data.price: expected number, got string',
+      'record 6 offers[0].offer_data.price: expected number, got string "x"',
       `record 6 offers[0].agent_id: unknown agent ${missing} (not in the file nor in the database)`,
     ]);
   });

@@ -25,7 +25,7 @@ describe('all or nothing', () => {
     const bad = offer(randomUUID(), ids.org, 9999);
     data(bad).price = 'free';
     const problems = await problemsOf(importObject(t.db, { ...bundle, offers: [...bundle.offers!, ...many, bad] }, { batchSize: 100 }));
-    expect(problems).toEqual(['record 1209 offers[1203].offer_data.price: expected number, got string']);
+    expect(problems).toEqual(['record 1209 offers[1203].offer_data.price: expected number, got string "free"']);
     expect(await dumpDatabase(t.db)).toEqual(before);
   });
 

@@ -1,13 +1,14 @@
 /**
  * The newcomer's path, as a real process: `npm start` on an empty DATA_DIR loads the demo and
- * prints a key that works; a DATABASE_URL database never gets demo data.
+ * prints a key that works; a later start prints how to get a key (and, with several websites, the
+ * command that lists them); a DATABASE_URL database never gets demo data.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createThrowawayPostgres, onPostgres } from '../helpers/db.js';
-import { startServer as startProcess, stopServer, type ServerProcess } from '../helpers/processes.js';
+import { runCliProcess, startServer as startProcess, stopServer, type ServerProcess } from '../helpers/processes.js';
 
 /** The service as `npm start` runs it (LOG_LEVEL info), once it answers /health and has printed what it prints at start. */
 async function startServer(env: Record<string, string | undefined>): Promise<ServerProcess> {
@@ -49,8 +50,21 @@ describe('first start', () => {
       const again = await startServer({ DATA_DIR: dataDir, DATABASE_URL: undefined });
       expect(again.output()).not.toMatch(/ecs_[A-Za-z0-9_-]{43}/);
       const websiteId = /Demo website ([0-9a-f-]{36})/.exec(output())?.[1];
-      expect(again.output()).toContain(`Need an API key? In another terminal: npm run cli -- keys create --website ${websiteId}`);
+      expect(again.output()).toContain(`Need an API key? In another terminal: npm run cli -- keys create --website ${websiteId} (`);
       expect(await stopServer(again)).toBe(0);
+
+      // With a second website the hint names the command that lists websites, and that command
+      // (run by the service, which holds the folder) lists both.
+      const env = { DATA_DIR: dataDir, DATABASE_URL: undefined };
+      expect((await runCliProcess(['import', 'examples/bundle.ndjson'], env)).code).toBe(0);
+      const third = await startServer(env);
+      expect(third.output()).toContain('(or another website: npm run cli -- websites list)');
+      const listed = await runCliProcess(['websites', 'list', '--json'], env);
+      expect(listed.code, listed.stderr).toBe(0);
+      expect((JSON.parse(listed.stdout) as Array<{ website_id: string }>).map((w) => w.website_id)).toEqual(
+        expect.arrayContaining([websiteId, '0b6f8a2e-51c4-4f7e-8a3d-9c2e1f4b7d02']),
+      );
+      expect(await stopServer(third)).toBe(0);
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }

@@ -2,6 +2,7 @@
  * demo: loads the demo data set through the import path and prints a new key for it.
  */
 import { loadDemo } from '../../demo/index.js';
+import { plural } from '../../text/plural.js';
 import { withDatabase, type CliIo } from '../context.js';
 import { json } from '../output.js';
 
@@ -15,7 +16,7 @@ export async function demoCommand(io: CliIo, options: { json?: boolean }): Promi
     }
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     io.stdout.write(
-      `Loaded the demo data set (${offers} offers) into ${config.databaseUrl ? 'the PostgreSQL database of DATABASE_URL' : config.dataDir}.\n` +
+      `Loaded the demo data set (${plural(offers, 'offer')}) into ${config.databaseUrl ? 'the PostgreSQL database of DATABASE_URL' : config.dataDir}.\n` +
         `Demo website ${demo.website_id}; a new API key (shown only now):\n\n  ${demo.key}\n\n` +
         `With the service running:\n\n  curl -s -H 'Authorization: ${demo.key}' http://${host}:${config.port}/api/v1/organization\n\n`,
     );

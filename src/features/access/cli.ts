@@ -3,7 +3,8 @@
  * listings never show a key or its hash), websites list, and websites scope (extension E7):
  * `websites scope --website ID` prints the scope; with --investment, --branch or --offer-type it
  * sets the scope to exactly the lists given (the lists not given no longer restrict); --clear
- * removes it (the website sees its whole organization again).
+ * removes it (the website sees its whole organization again). An import keeps a scope set here
+ * unless the website's record gives one.
  */
 import { checkScopeArguments, createKey, findWebsite, listKeys, listWebsites, setKeyActive, type WebsiteSummary } from './write.js';
 import { setWebsiteScope } from '../../import/publish.js';

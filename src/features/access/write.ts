@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { Database, WebsiteScope } from '../../db/database.js';
-import { touched, upsert, type Row } from '../../db/upsert.js';
+import { touched, upsert, type Row, type WriteCounts } from '../../db/upsert.js';
 import { notifyKeysChanged, tryImportLock } from '../content-version/index.js';
 import { generateKey } from './model.js';
 import { parseRfc3339, toApiTimestamp, toStoredTimestamp } from '../../contract/timestamps.js';
@@ -284,11 +284,60 @@ export interface ApiKeyRowDraft {
   expires_at: string | null;
 }
 
-export const upsertWebsites = (db: Kysely<Database>, rows: readonly Row[]) =>
-  upsert(db, {
-    table: 'websites', key: 'website_id', columns: ['website_id', 'organization_id', 'name', 'scope'],
-    compare: ['name', 'scope'], update: ['name', 'scope'], also: touched,
-  }, rows);
+/** A website row: `scope` undefined when the record says nothing of it (the stored scope stays). */
+export interface WebsiteRowDraft {
+  website_id: string;
+  organization_id: string;
+  name: string;
+  /** The scope as JSON text, null for none, undefined: keep the stored one (none for a new website). */
+  scope: string | null | undefined;
+}
+
+/** A website that existed before the import and whose scope the import changed. */
+export interface ScopeChange {
+  website_id: string;
+  previous_scope: WebsiteScope | null;
+  scope: WebsiteScope | null;
+}
+
+export interface WebsiteWriteCounts extends WriteCounts {
+  scopeChanges: ScopeChange[];
+}
+
+/**
+ * Websites whose record gives a scope (or null) have it written; the others keep theirs, so a
+ * bundle that says nothing of a scope never widens (or narrows) what a website's keys see. The
+ * scope each website had before is read in the same statement (a data-modifying statement's
+ * subqueries see the table as it was), so the report can name every scope that changed.
+ */
+export async function upsertWebsites(db: Kysely<Database>, drafts: readonly WebsiteRowDraft[]): Promise<WebsiteWriteCounts> {
+  const withoutScope = drafts.filter((d) => d.scope === undefined);
+  const withScope = drafts.filter((d) => d.scope !== undefined);
+  const kept = await upsert(db, {
+    table: 'websites', key: 'website_id', columns: ['website_id', 'organization_id', 'name'],
+    compare: ['name'], update: ['name'], also: touched,
+  }, withoutScope.map(({ website_id, organization_id, name }) => ({ website_id, organization_id, name })));
+  if (withScope.length === 0) return { ...kept, scopeChanges: [] };
+  const values = withScope.map((d) => sql`(${d.website_id}::uuid, ${d.organization_id}::uuid, ${d.name}::text, ${d.scope}::jsonb)`);
+  const result = await sql<{ website_id: string; created: boolean; scope: WebsiteScope | null; previous_scope: WebsiteScope | null; scope_changed: boolean }>`
+    with prior as (
+      select website_id, scope from websites where website_id in (${sql.join(withScope.map((d) => sql`${d.website_id}::uuid`))})
+    )
+    insert into websites (website_id, organization_id, name, scope)
+    values ${sql.join(values)}
+    on conflict (website_id) do update set name = excluded.name, scope = excluded.scope, updated_at = now()
+    where (websites.name, websites.scope) is distinct from (excluded.name, excluded.scope)
+    returning websites.website_id, (xmax = 0) as created, websites.scope,
+      (select p.scope from prior as p where p.website_id = websites.website_id) as previous_scope,
+      (select p.scope from prior as p where p.website_id = websites.website_id) is distinct from websites.scope as scope_changed`.execute(db);
+  let created = 0;
+  const scopeChanges: ScopeChange[] = [];
+  for (const row of result.rows) {
+    if (row.created) created += 1;
+    else if (row.scope_changed) scopeChanges.push({ website_id: row.website_id, previous_scope: row.previous_scope, scope: row.scope });
+  }
+  return { created: kept.created + created, changed: kept.changed + result.rows.length - created, scopeChanges };
+}
 
 /**
  * A key imported by hash alone keeps the prefix it already has (same hash); a key imported in

@@ -5,6 +5,7 @@
 import { purgeTombstonesNow } from './write.js';
 import { CliUserError, withDatabase, type CliIo } from '../../cli/context.js';
 import { json } from '../../cli/output.js';
+import { plural } from '../../text/plural.js';
 
 export async function feedPurgeCommand(io: CliIo, options: { json?: boolean }): Promise<void> {
   await withDatabase(io, async (handle, config) => {
@@ -13,7 +14,7 @@ export async function feedPurgeCommand(io: CliIo, options: { json?: boolean }): 
     io.stdout.write(
       options.json
         ? json({ purged, retention_days: config.feedRetentionDays })
-        : `Purged ${purged} change-feed ${purged === 1 ? 'delete' : 'deletes'} older than ${config.feedRetentionDays} days.\n`,
+        : `Purged ${plural(purged, 'change-feed delete')} older than ${plural(config.feedRetentionDays, 'day')}.\n`,
     );
   });
 }

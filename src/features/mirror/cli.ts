@@ -7,6 +7,7 @@ import { mirrorSource, type ReadProgress, type RetryNotice } from './index.js';
 import { withDatabase, type CliIo, type Output } from '../../cli/context.js';
 import { importReportJson, importReportText, json, reportRejectedImport } from '../../cli/output.js';
 import { createProgress } from '../../cli/progress.js';
+import { plural } from '../../text/plural.js';
 
 export interface MirrorCommandOptions {
   from: string;
@@ -24,17 +25,17 @@ export interface MirrorCommandOptions {
 
 /** A line every this many offer pages (and on the last). */
 const PAGE_LINE_EVERY = 20;
-const count = (n: number) => n.toLocaleString('en-US');
 
 function readProgress(stderr: Output, source: string): { read(p: ReadProgress): void; retry(n: RetryNotice): void } {
   return {
     read(p) {
       if (p.phase === 'entities') {
         stderr.write(
-          `reading ${source}: organization "${p.organization}", ${count(p.branches)} branches, ${count(p.agents)} agents, ${count(p.investments)} investments\n`,
+          `reading ${source}: organization "${p.organization}", ${plural(p.branches, 'branch', 'branches')}, ${plural(p.agents, 'agent')}, ` +
+            `${plural(p.investments, 'investment')}\n`,
         );
       } else if (p.page % PAGE_LINE_EVERY === 0 || p.page >= p.pages) {
-        stderr.write(`read offers page ${count(p.page)} of ${count(p.pages)} (${count(p.offers)} of ${count(p.total)} offers)\n`);
+        stderr.write(`read offers page ${p.page.toLocaleString('en-US')} of ${p.pages.toLocaleString('en-US')} (${p.offers.toLocaleString('en-US')} of ${plural(p.total, 'offer')})\n`);
       }
     },
     retry(n) {
@@ -83,7 +84,7 @@ export async function mirrorCommand(io: CliIo, options: MirrorCommandOptions): P
       io.stdout.write(
         importReportText(result.source, result.report, (Date.now() - started) / 1000, Boolean(options.prune)) +
           `Website ${result.websiteId} answers the same key${result.keyId ? ` (key ${result.keyId})` : ''}: ` +
-          `${count(result.requests)} requests, ${count(result.retries)} retried.\n`,
+          `${plural(result.requests, 'request')}, ${result.retries.toLocaleString('en-US')} retried.\n`,
       );
     } catch (error) {
       progress.stop();

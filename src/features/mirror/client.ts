@@ -11,6 +11,7 @@
  * - 200 whose body is not JSON, or too large: stops (MirrorError), never retried.
  */
 import { MirrorError, SourceStatusError } from './mirror-errors.js';
+import { plural } from '../../text/plural.js';
 
 export interface RetryPolicy {
   /** Tries of one request in all (the first one included). */
@@ -194,7 +195,7 @@ export class SourceClient {
       this.options.onRetry?.({ method, url, attempt, attempts: this.policy.attempts, reason, delayMs });
       await this.sleep(delayMs);
     }
-    throw new MirrorError(`${method} ${url} failed ${this.policy.attempts} times; the last time: ${reason}`);
+    throw new MirrorError(`${method} ${url} failed ${plural(this.policy.attempts, 'time')}; the last time: ${reason}`);
   }
 
   private async once(method: string, url: string, body: string | undefined): Promise<{ value: unknown } | Retryable> {
@@ -239,7 +240,7 @@ export class SourceClient {
       return { value: JSON.parse(text) as unknown };
     } catch {
       const type = response.headers.get('content-type') ?? 'no content type';
-      throw new MirrorError(`malformed answer from ${method} ${url}: not JSON (${type}, ${Buffer.byteLength(text)} bytes)`);
+      throw new MirrorError(`malformed answer from ${method} ${url}: not JSON (${type}, ${plural(Buffer.byteLength(text), 'byte')})`);
     }
   }
 }

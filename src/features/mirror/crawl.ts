@@ -28,6 +28,7 @@ import {
 import type { SourceClient } from './client.js';
 import { MirrorError, SourceStatusError } from './mirror-errors.js';
 import { agentRecord, branchRecord, investmentRecord, offerRecord, organizationRecord } from './records.js';
+import { plural } from '../../text/plural.js';
 
 type Json = Record<string, unknown>;
 
@@ -58,8 +59,6 @@ export interface SourceContent {
   pages: number;
   warnings: string[];
 }
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
 export async function readSource(client: SourceClient, spoolDir: string, options: ReadOptions = {}): Promise<SourceContent> {
   const warnings: string[] = [];
@@ -150,8 +149,9 @@ export async function readSource(client: SourceClient, spoolDir: string, options
   if (duplicates > 0) warnings.push(`${plural(duplicates, 'offer')} appeared on two pages (the source changed while it was read); each was kept once`);
   if (seen.size !== lastTotal) warnings.push(`the source counted ${plural(lastTotal, 'offer')} but ${plural(seen.size, 'offer')} were read (it changed while it was read); mirror again for an exact copy`);
   if (unknownFields.size > 0) warnings.push(`offer_data fields this service does not know were left out: ${[...unknownFields].sort().join(', ')}`);
-  for (const [kind, n] of Object.entries(discovered)) {
-    if (n > 0) warnings.push(`${plural(n, kind.slice(0, -1), kind)} linked from offers but missing from the lists; taken from the offers`);
+  const one = { agents: 'agent', branches: 'branch', investments: 'investment' } as const;
+  for (const [kind, n] of Object.entries(discovered) as Array<[keyof typeof one, number]>) {
+    if (n > 0) warnings.push(`${plural(n, one[kind], kind)} linked from offers but missing from the lists; taken from the offers`);
   }
 
   // An agent's branch must be one the key sees; otherwise the agent is stored without one.

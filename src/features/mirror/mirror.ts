@@ -77,8 +77,7 @@ export async function mirrorSource(db: Kysely<Database>, options: MirrorOptions)
       website_id: websiteId,
       organization_id: content.organization.organization_id,
       name: knownWebsite?.name ?? `${content.organization.name} (mirror of ${base.host})`,
-      // The scope is the operator's, as the key's label and state are (the interface has none).
-      ...(knownWebsite?.scope ? { scope: knownWebsite.scope } : {}),
+      // No scope: a record without one keeps the website's (the operator's; the interface has none).
       api_keys: [apiKey],
     };
     const records = await mirrorRecordSource(source, content, website);

@@ -2,6 +2,7 @@
  * webhooks add / list / remove / test / deliveries. A new endpoint's signing secret is printed
  * once; listings never show it. Messages are sent by the running service, not by these commands.
  */
+import { plural } from '../../text/plural.js';
 import {
   addEndpoint,
   enqueueTestMessage,
@@ -53,7 +54,7 @@ export async function webhooksRemoveCommand(io: CliIo, endpointId: string, optio
     }
     io.stdout.write(
       `Removed webhook endpoint ${removed.endpoint_id}` +
-        (removed.dropped > 0 ? `; ${removed.dropped} message(s) not yet delivered were dropped.\n` : '.\n'),
+        (removed.dropped > 0 ? `; ${plural(removed.dropped, 'message')} not yet delivered ${removed.dropped === 1 ? 'was' : 'were'} dropped.\n` : '.\n'),
     );
   });
 }

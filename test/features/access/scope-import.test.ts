@@ -1,7 +1,8 @@
 /**
  * A website's scope in the bundle (extension E7): stored in its normal form, compared like any
- * field (unchanged on a re-import, changed when the lists change, cleared when the record leaves
- * it out), and checked: every scoped investment and branch must exist in the website's own
+ * field (unchanged on a re-import, changed when the lists change, cleared by null or {}), kept
+ * when the record leaves it out, reported when it changes, and checked: every scoped investment
+ * and branch must exist in the website's own
  * organization (in the file or the database), or the import is rejected with the record and path
  * and nothing is applied.
  */
@@ -43,21 +44,47 @@ describe('scope in the bundle', () => {
     expect(again.changed).toBe(false);
   });
 
-  it('a changed scope changes the website; a record without scope (or null, or {}) clears it', async () => {
+  it('a changed scope changes the website and is reported; null or {} clears it', async () => {
     const { bundle, ids } = smallBundle();
     bundle.websites![0]!.scope = { offer_types: ['APARTMENT_SALES'] };
-    await importObject(t.db, bundle);
+    expect((await importObject(t.db, bundle)).scopeChanges).toEqual([]); // a new website: created, not changed
     bundle.websites![0]!.scope = { offer_types: ['APARTMENT_RENTALS'] };
-    expect((await importObject(t.db, bundle)).counts.websites.changed).toBe(1);
+    const changed = await importObject(t.db, bundle);
+    expect(changed.counts.websites.changed).toBe(1);
+    expect(changed.scopeChanges).toEqual([
+      { website_id: ids.website, previous_scope: { offer_types: ['APARTMENT_SALES'] }, scope: { offer_types: ['APARTMENT_RENTALS'] } },
+    ]);
     expect(await storedScope(ids.website)).toEqual({ offer_types: ['APARTMENT_RENTALS'] });
-    for (const cleared of [undefined, null, {}]) {
+    for (const cleared of [null, {}]) {
       bundle.websites![0]!.scope = { branch_ids: [ids.branch] };
       await importObject(t.db, bundle);
-      if (cleared === undefined) delete bundle.websites![0]!.scope;
-      else bundle.websites![0]!.scope = cleared;
-      expect((await importObject(t.db, bundle)).counts.websites.changed).toBe(1);
+      bundle.websites![0]!.scope = cleared;
+      const report = await importObject(t.db, bundle);
+      expect(report.counts.websites.changed).toBe(1);
+      expect(report.scopeChanges).toEqual([{ website_id: ids.website, previous_scope: { branch_ids: [ids.branch] }, scope: null }]);
       expect(await storedScope(ids.website)).toBeNull();
     }
+  });
+
+  it('a record without scope keeps the stored one; a new website without scope has none', async () => {
+    const { bundle, ids } = smallBundle();
+    const withoutScope = structuredClone(bundle);
+    bundle.websites![0]!.scope = { branch_ids: [ids.branch], offer_types: ['APARTMENT_SALES'] };
+    await importObject(t.db, bundle);
+    const kept = await importObject(t.db, withoutScope);
+    expect(kept.counts.websites).toEqual({ created: 0, changed: 0, unchanged: 1 });
+    expect(kept.changed).toBe(false);
+    expect(kept.scopeChanges).toEqual([]);
+    expect(await storedScope(ids.website)).toEqual({ branch_ids: [ids.branch], offer_types: ['APARTMENT_SALES'] });
+    // A new name is written; the scope still stays.
+    withoutScope.websites![0]!.name = 'renamed.example';
+    const renamed = await importObject(t.db, withoutScope);
+    expect(renamed.counts.websites).toEqual({ created: 0, changed: 1, unchanged: 0 });
+    expect(renamed.scopeChanges).toEqual([]);
+    expect(await storedScope(ids.website)).toEqual({ branch_ids: [ids.branch], offer_types: ['APARTMENT_SALES'] });
+    const fresh = smallBundle();
+    await importObject(t.db, fresh.bundle);
+    expect(await storedScope(fresh.ids.website)).toBeNull();
   });
 
   it('may name investments and branches further down the file, and in the database (NDJSON too)', async () => {

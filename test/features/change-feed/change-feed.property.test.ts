@@ -1,6 +1,6 @@
 /**
  * Property: after any sequence of imports (offers added, changed, deactivated, pruned; branches,
- * agents and investments changed; a website added later; its scope set and cleared), replaying a key's change feed from the
+ * agents and investments changed; a website added later; its scope set, cleared and left out), replaying a key's change feed from the
  * start gives exactly the ids (and offer versions) the list operations serve that key, and
  * resuming from any cursor handed out earlier, with the state the client had then, gives the same.
  */
@@ -30,8 +30,11 @@ interface Step {
   investmentActive: boolean;
   /** Adds the organization's second website (with its own key) in this import. */
   secondWebsite: boolean;
-  /** The second website's scope in this import: its whole organization, or only the investment's offers. */
-  scoped: boolean;
+  /**
+   * The second website's record in this import: a scope of the investment's offers (set), null
+   * (its whole organization), or no scope at all (the stored one stays).
+   */
+  scope: 'set' | 'clear' | 'absent';
 }
 
 const step: fc.Arbitrary<Step> = fc.record({
@@ -45,7 +48,7 @@ const step: fc.Arbitrary<Step> = fc.record({
   agent: fc.integer({ min: 0, max: 1 }),
   investmentActive: fc.boolean(),
   secondWebsite: fc.boolean(),
-  scoped: fc.boolean(),
+  scope: fc.constantFrom('set', 'clear', 'absent'),
 });
 
 function bundleOf(s: Step, websites: Set<string>): Bundle {
@@ -57,7 +60,7 @@ function bundleOf(s: Step, websites: Set<string>): Bundle {
     name: `site-${s.org}-${n}.example`,
     api_keys: [{ key: key(s.org, n), is_active: true }],
     // Scope changes (E7): offers and the investment enter and leave the second website's view.
-    ...(n === 1 && s.scoped ? { scope: { investment_ids: [investment] } } : {}),
+    ...(n === 1 && s.scope !== 'absent' ? { scope: s.scope === 'set' ? { investment_ids: [investment] } : null } : {}),
   });
   const sites = [site(0)];
   if (s.secondWebsite || websites.has(websiteId(s.org, 1))) sites.push(site(1));

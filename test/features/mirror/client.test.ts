@@ -107,6 +107,7 @@ describe('reading a source that is not quite this service', () => {
   const HIDDEN_BRANCH = '22222222-2222-4222-8222-999999999999';
   const AGENT = '33333333-3333-4333-8333-333333333333';
   const LINKED_AGENT = '33333333-3333-4333-8333-444444444444';
+  const LINKED_BRANCH = '22222222-2222-4222-8222-444444444444';
   const INVESTMENT = '44444444-4444-4444-8444-444444444444';
   const INVESTMENT2 = '44444444-4444-4444-8444-555555555555';
   const offer = (n: number, extra: Record<string, unknown> = {}) => ({
@@ -131,7 +132,7 @@ describe('reading a source that is not quite this service', () => {
         const { pagination } = JSON.parse(body) as { pagination: { page: number; size?: number } };
         if (pagination.size !== undefined) return { status: 422, body: { detail: [{ type: 'less_than_equal', loc: ['body', 'pagination', 'size'] }] } };
         // Pages of 2 (its default); offer 2 shows up on both pages, as when the source changes meanwhile.
-        const items = pagination.page === 1 ? [offer(1), offer(2, { agent: { agent_id: LINKED_AGENT, last_name: 'Linked' } })] : [offer(2), offer(3)];
+        const items = pagination.page === 1 ? [offer(1), offer(2, { agent: { agent_id: LINKED_AGENT, last_name: 'Linked' } })] : [offer(2), offer(3, { branch: { branch_id: LINKED_BRANCH, webpage_id: LINKED_BRANCH, organization_id: ORG, name: 'Linked B' } })];
         return { status: 200, body: { items, page: pagination.page, size: 2, total: 4, pages: 2 } };
       }
       return { status: 404, body: { detail: 'Not Found' } };
@@ -164,6 +165,7 @@ describe('reading a source that is not quite this service', () => {
         'the source counted 4 offers but 3 offers were read (it changed while it was read); mirror again for an exact copy',
         'offer_data fields this service does not know were left out: legacy_field',
         '1 agent linked from offers but missing from the lists; taken from the offers',
+        '1 branch linked from offers but missing from the lists; taken from the offers',
         `agent ${AGENT} names branch ${HIDDEN_BRANCH}, which the key does not see; stored without a branch`,
       ]);
     } finally {

@@ -15,7 +15,7 @@ import { loadDemo } from '../../../src/demo/index.js';
 import { hashKey } from '../../../src/features/access/model.js';
 import { derivedWebsiteId } from '../../../src/features/mirror/index.js';
 import { KEYS, OFFER, ORG_A } from '../../helpers/fixtures.js';
-import { dumpDatabase } from '../../import/helpers.js';
+import { dumpDatabase, importObject, offer } from '../../import/helpers.js';
 import { answersOf, Capture, createTarget, FAST, idsOf, mirror, startSource, targetApp, withoutVersions } from '../../helpers/mirror-world.js';
 
 let source: Awaited<ReturnType<typeof startSource>>;
@@ -89,6 +89,30 @@ describe('mirror from this service', () => {
     expect(run.stderr).toContain(`reading ${source.url}: organization "Nieruchomości Wawel", 4 branches, 4 agents, 3 investments`);
     expect(run.stderr).toContain('read offers page 2 of 2 (6 of 6 offers)');
     expect(run.stdout + run.stderr).not.toContain(KEY);
+  });
+
+  it('counts one of a kind in the singular ("1 branch", "1 of 1 offer")', async () => {
+    const single = await startSource({ seed: false });
+    try {
+      const org = '5e1f0000-0000-4000-8000-000000000001';
+      const branch = '5e1f0000-0000-4000-8000-000000000002';
+      const key = `ecs_single${'s'.repeat(33)}`;
+      await importObject(single.db.db, {
+        organizations: [{ organization_id: org, name: 'Jedno Biuro' }],
+        websites: [{ website_id: '5e1f0000-0000-4000-8000-000000000003', organization_id: org, name: 'one.example', api_keys: [{ key, is_active: true }] }],
+        branches: [{ branch_id: branch, webpage_id: branch, organization_id: org, name: 'Biuro' }],
+        agents: [{ agent_id: '5e1f0000-0000-4000-8000-000000000004', organization_id: org, branch_id: branch, last_name: 'Nowak' }],
+        investments: [{ investment_id: '5e1f0000-0000-4000-8000-000000000005', organization_id: org, name: 'Osiedle' }],
+        offers: [offer('5e1f0000-0000-4000-8000-000000000006', org, 1)],
+      });
+      const run = await mirror(await createTarget(), ['--from', single.url, '--key', key, ...FAST]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain(`reading ${single.url}: organization "Jedno Biuro", 1 branch, 1 agent, 1 investment\n`);
+      expect(run.stderr).toContain('read offers page 1 of 1 (1 of 1 offer)\n');
+      expect(run.stdout).toMatch(/: 6 records in \d+\.\d s\n/);
+    } finally {
+      await single.destroy();
+    }
   });
 
   it('fills the website named by --website-id, and the key keeps its website and state after', async () => {

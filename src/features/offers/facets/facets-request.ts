@@ -18,7 +18,8 @@ import {
 import { issues, type Loc } from '../../../http/validation/issues.js';
 import type { InputChecker } from '../../../http/validation/input-checker.js';
 import { laxInt } from '../../../http/validation/lax.js';
-import { checkFilters, checkSearch, INVALID, withSuggestion } from '../query/request.js';
+import { checkFilters, checkSearch, INVALID } from '../query/request.js';
+import { withSuggestion } from '../../../text/suggest.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -27,17 +27,11 @@ import { FILTER_SCHEMAS, PaginationSchema, SortingSchema } from '../schemas.js';
 import { issues, type Loc } from '../../../http/validation/issues.js';
 import type { InputChecker } from '../../../http/validation/input-checker.js';
 import { checkGeoPoint } from './geo-request.js';
-import { closestName } from '../../../http/validation/suggest.js';
+import { withSuggestion } from '../../../text/suggest.js';
 
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** "unknown field 'city'; did you mean 'address_city'?" when a known name is close. */
-export function withSuggestion(reason: string, name: string, known: readonly string[]): string {
-  const suggestion = closestName(name, known);
-  return suggestion === undefined || suggestion === name ? reason : `${reason}; did you mean '${suggestion}'?`;
-}
 
 /** A part that was present but had problems (they are reported). */
 export const INVALID = Symbol('invalid');

@@ -1,6 +1,7 @@
 /**
  * "Did you mean …?" for a name that is not known: the known name that contains the given one as a
- * word (`city` → `address_city`), else the nearest by edit distance when it is near enough.
+ * word (`city` → `address_city`), else the nearest by edit distance when it is near enough. Shared
+ * by the API's 422 details and the import's problems, so both suggest the same name.
  */
 
 /** Levenshtein distance, two rows at a time. */
@@ -38,4 +39,10 @@ export function closestName(name: string, known: readonly string[]): string | un
     }
   }
   return bestDistance <= Math.max(1, Math.floor(wanted.length / 3)) ? best : undefined;
+}
+
+/** "unknown field 'city'; did you mean 'address_city'?" when a known name is close. */
+export function withSuggestion(reason: string, name: string, known: readonly string[]): string {
+  const suggestion = closestName(name, known);
+  return suggestion === undefined || suggestion === name ? reason : `${reason}; did you mean '${suggestion}'?`;
 }
