@@ -18,6 +18,7 @@ import { createResponseCaching } from './http/caching/response-caching.js';
 import type { OperationContext } from './http/operation.js';
 import { clientError, frameworkError, handleErrors } from './http/plugins/errors.js';
 import { registerOpenApi } from './http/plugins/openapi.js';
+import { guardProtocol, HTTP_SERVER_OPTIONS } from './http/plugins/protocol.js';
 import { keepRawBodies } from './http/plugins/raw-body.js';
 import { registerCors } from './http/plugins/cors.js';
 import { registerRateLimit } from './http/plugins/rate-limit.js';
@@ -106,6 +107,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       if (metrics) countRequest(metrics, request, reply);
     },
     clientErrorHandler: clientError,
+    // An HTTP/1.1 request without Host gets our 400 (src/http/plugins/protocol.ts), not Node's empty one.
+    http: HTTP_SERVER_OPTIONS,
     // While closing, requests still in flight or arriving on open connections are answered
     // normally; Fastify's own 503 would not have the {"detail": ...} shape of the contract.
     return503OnClosing: false,
@@ -124,6 +127,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   logRequests(app);
   if (metrics) registerMetrics(app, { metrics, token: config.metricsToken, read: options.metricsText ?? (() => metrics.registry.metrics()) });
   addSecurityHeaders(app);
+  guardProtocol(app);
   registerCors(app, config.corsOrigins);
   handleErrors(app);
   await registerOpenApi(app);
