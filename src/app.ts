@@ -9,6 +9,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Config } from './config.js';
 import type { DbHandle } from './db/connect.js';
 import { createAuthenticator } from './features/access/http.js';
+import { guardProtocol, HTTP_SERVER_OPTIONS } from './http/plugins/protocol.js';
 import { registerCors } from './http/plugins/cors.js';
 import { clientError, frameworkError, handleErrors } from './http/plugins/error-answers.js';
 import { registerOpenApi } from './http/plugins/openapi.js';
@@ -67,6 +68,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       if (metrics) countRequest(metrics, request, reply);
     },
     clientErrorHandler: clientError,
+    // An HTTP/1.1 request without Host gets our 400 (src/http/plugins/protocol.ts), not Node's empty one.
+    http: HTTP_SERVER_OPTIONS,
     // While closing, requests still in flight or arriving on open connections are answered
     // normally; Fastify's own 503 would not have the {"detail": ...} shape of the contract.
     return503OnClosing: false,
@@ -88,6 +91,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   logRequests(app);
   if (metrics) registerMetrics(app, { metrics, token: config.metricsToken, read: options.metricsText ?? (() => metrics.registry.metrics()) });
   addSecurityHeaders(app);
+  guardProtocol(app);
   registerCors(app, config.corsOrigins);
   handleErrors(app, validation);
   await registerOpenApi(app);

@@ -7,6 +7,8 @@
 import cluster from 'node:cluster';
 import fs from 'node:fs';
 import { buildApp } from './app.js';
+import { trackConnections } from './http/graceful-close.js';
+import { stopWithNpmParent } from './parent-watch.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/connect.js';
 import { DataDirBusyError, LOCK_FILE, lockDataDir } from './db/data-dir-lock.js';
@@ -17,6 +19,13 @@ import { aggregateWorkers, askPrimary } from './metrics/cluster.js';
 import { createMetrics, METRICS_CONTENT_TYPE } from './metrics/metrics.js';
 import { serveMetrics, type MetricsListener, type MetricsText } from './metrics/serve.js';
 import { firstWebsites, type WebsiteName } from './features/access/index.js';
+
+/**
+ * At shutdown, a connection with no request under way is closed once no byte has arrived on it for
+ * this long: a request its client had already sent (on the wire, in the kernel's buffer) is read
+ * and answered first. A second is well above a round trip, and adds at most a second to a shutdown.
+ */
+const IDLE_GRACE_MS = 1_000;
 
 /** An embedded data folder that holds nothing yet (but our lock and its drafts and claims, ecs.lock.*): the newcomer's first start. */
 function isEmptyDataDir(dataDir: string): boolean {
@@ -162,6 +171,10 @@ async function serve(config: Config): Promise<void> {
   let control: ControlSocket | undefined;
   let metricsListener: MetricsListener | undefined;
 
+  // Every connection is tracked from the start, so that shutdown can close each one between two
+  // requests instead of cutting those on which a request may be arriving (src/http/graceful-close.ts).
+  const connections = trackConnections(app.server);
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -172,13 +185,16 @@ async function serve(config: Config): Promise<void> {
     force.unref();
     try {
       // Keep serving while the load balancer takes this instance out of rotation (connections that
-      // reach a closed listener are reset by the kernel); every answer now closes its connection.
-      // Prepended: runs before Fastify's handler, which may answer synchronously (cache, 503).
-      app.server.prependListener('request', (_request, response) => {
-        if (!response.headersSent) response.setHeader('connection', 'close');
-      });
-      await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
-      await app.close(); // stops accepting, waits for in-flight requests
+      // reach a closed listener are refused, those still queued in the kernel are reset); every
+      // answer now closes its connection, so that clients move to other instances.
+      if (config.shutdownDelayMs > 0) {
+        connections.closing();
+        await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
+      }
+      // Stop accepting; every connection ends after an answer (with Connection: close from now on),
+      // or after IDLE_GRACE_MS without a byte.
+      await connections.drain({ idleGraceMs: IDLE_GRACE_MS });
+      await app.close(); // no connection is left: runs the onClose hooks
       await metricsListener?.close();
       await control?.close(); // waits for a command under way
       await handle.close();
@@ -217,6 +233,8 @@ async function serve(config: Config): Promise<void> {
 
 async function main(): Promise<void> {
   const config = readConfig();
+  // Under `npm start`: stop, gracefully, when npm has gone without passing on a signal.
+  stopWithNpmParent(() => process.kill(process.pid, 'SIGTERM'));
   if (config.webConcurrency > 1 && !config.databaseUrl) {
     process.stderr.write('WEB_CONCURRENCY > 1 needs DATABASE_URL (the embedded database has one process); running one process\n');
   }

@@ -26,11 +26,12 @@ interface OpenApiDocument {
 
 /**
  * Answers any operation may give that the document describes once, in the API description, rather
- * than on every operation: 405 (wrong method), 413 (body too large), 429 (rate limit), 500 (a bug)
+ * than on every operation: 400 (a request HTTP itself refuses: no Host), 405 (wrong method),
+ * 413 (body too large), 417 (an Expect the service cannot meet), 429 (rate limit), 500 (a bug)
  * and 503 (database unavailable). Their bodies are still checked against ErrorResponse
  * ({"detail": "..."}).
  */
-export const GENERAL_STATUSES: ReadonlySet<number> = new Set([405, 413, 429, 500, 503]);
+export const GENERAL_STATUSES: ReadonlySet<number> = new Set([400, 405, 413, 417, 429, 500, 503]);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // RFC 3339 date-time, as JSON Schema's format says (an offset or Z is required).

@@ -1,10 +1,11 @@
 /**
  * Every error answer is JSON (CONTRACT 3): 422 with every problem for a request that failed
  * validation (validation/compat-validation.ts), 404 for an unknown route, 405 (with Allow) for a
- * known path with another method, 413 for a body over the limit, 503 when the database is
- * unreachable, 500 with no details for anything else (logged with the request id).
+ * known path with another method (and for CONNECT), 413 for a body over the limit, 503 when the
+ * database is unreachable, 500 with no details for anything else (logged with the request id).
  */
 import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { JSON_TYPE } from '../content-types.js';
 import { isDatabaseUnavailable } from '../db-errors.js';
@@ -56,8 +57,10 @@ export function handleErrors(app: FastifyInstance, validation: Pick<CompatValida
 
   app.setNotFoundHandler((request, reply) => {
     const allowed = allowedMethods(routes, request.url);
-    // Fastify answers 404 for a known path with an unknown method; FastAPI answers 405.
-    if (allowed.length > 0 && !allowed.includes(request.method)) {
+    // Fastify answers 404 for a known path with an unknown method; FastAPI answers 405. CONNECT
+    // (this is no proxy) is a 405 wherever it points; Allow is empty when the target is none of
+    // our paths (RFC 9110: no method is allowed there).
+    if ((allowed.length > 0 && !allowed.includes(request.method)) || request.method === 'CONNECT') {
       reply.header('allow', allowed.join(', '));
       return sendError(reply, 405, 'Method Not Allowed');
     }
@@ -94,21 +97,40 @@ export function frameworkError(_error: FastifyError, request: FastifyRequest, re
   void sendError(reply, 400, 'Bad Request');
 }
 
+/** What the parser's errors are answered (anything else it refuses is a 400). */
+const CLIENT_ERROR_STATUS: Readonly<Record<string, number>> = {
+  HPE_HEADER_OVERFLOW: 431,
+  // The headers (or the whole request) did not arrive within Node's headersTimeout / requestTimeout.
+  ERR_HTTP_REQUEST_TIMEOUT: 408,
+};
+
+/**
+ * The method of the request the parser refused, when it can be known: the request whose headers
+ * were read (an error in its body), else the request line at the start of the refused bytes.
+ */
+function refusedMethod(error: Error & { rawPacket?: unknown }, socket: Socket): string | undefined {
+  const incoming = (socket as Socket & { parser?: { incoming?: { method?: string; complete?: boolean } | null } }).parser?.incoming;
+  if (incoming && incoming.complete === false) return incoming.method;
+  const raw = error.rawPacket;
+  if (!Buffer.isBuffer(raw)) return undefined;
+  return /^([A-Z]+) /.exec(raw.subarray(0, 16).toString('latin1'))?.[1];
+}
+
 /**
  * Requests Node's HTTP parser refuses before Fastify sees them (headers over 16 KiB, malformed
- * request lines): answered in the contract's {"detail": ...} shape instead of Fastify's default
- * body, then the connection is closed.
+ * request lines, headers that do not arrive within the headers timeout): answered in the
+ * contract's {"detail": ...} shape instead of Node's empty body, then the connection is closed.
+ * A HEAD request gets the same status and headers without the body.
  */
-export function clientError(error: Error & { code?: string }, socket: import('node:net').Socket): void {
+export function clientError(error: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
   if (!socket.writable) {
     socket.destroy();
     return;
   }
-  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-  const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
-  const body = JSON.stringify({ detail: tooLarge ? 'Request Header Fields Too Large' : 'Bad Request' });
-  socket.end(
-    `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
-  );
+  const status = CLIENT_ERROR_STATUS[error.code ?? ''] ?? 400;
+  const body = JSON.stringify({ detail: STATUS_CODES[status] });
+  const head =
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+    `X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n`;
+  socket.end(refusedMethod(error, socket) === 'HEAD' ? head : head + body);
 }

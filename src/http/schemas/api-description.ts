@@ -11,7 +11,7 @@ Read-only content of one website: its organization, branches, agents, investment
 keys answer 401 with \`{"detail": "API key is required"}\`, \`{"detail": "Invalid API key"}\` and
 \`{"detail": "API key is not active"}\`.
 
-**Errors** are JSON whatever the Accept header says: \`{"detail": "..."}\` (400, 401, 404, 405, 413, 429, 500, 503), or for
+**Errors** are JSON whatever the Accept header says: \`{"detail": "..."}\` (400, 401, 404, 405, 408, 413, 417, 429, 500, 503), or for
 422 a list of every problem found, FastAPI style:
 \`{"detail": [{"type": "greater_than_equal", "loc": ["body", "pagination", "page"], "msg": "Input should be greater than or equal to 1", "input": 0, "ctx": {"ge": 1}}]}\`.
 An unauthenticated request gets its 401 before anything else is checked; a 422 comes before a 404.
