@@ -1,20 +1,20 @@
 /**
- * The layers of src/ and which way they may depend (`npm run check:deps`, run by CI). Lower layers
- * never import higher ones, so no two folders can depend on each other:
+ * The house rules of src/ (`npm run check:deps`, run by CI), each with its reason. The house:
  *
- *   metrics     the Prometheus registry and its metrics (a leaf: anyone may be handed it)
- *   db          connection, table types, migrations
- *   domain      field catalogue, resource schemas, query vocabulary, mappers (no I/O)
- *   cache, xml  in-process caches; XML rendering
- *   queries     reads (the API's, through a read-only handle)
- *   writes      everything that changes stored data (import statements, keys, content version)
- *   import      the import pipeline (streams, checks, steps); its SQL is in writes/
- *   demo        the demo data set
- *   webhooks    the webhook sender of a running instance; its SQL is in writes/
- *   mirror      reads a running service of the original interface and feeds the import
- *   http        Fastify: routes, validation, plugins
- *   cli         the command line
- *   src/*.ts    config, app assembly, the server entry point
+ *   contract/    the interface's data forms: resource schemas, the offer field catalogue, timestamps
+ *   text/        words for people: plurals, did-you-mean (a leaf)
+ *   metrics/     the Prometheus registry (a leaf: anyone may be handed it)
+ *   db/          connection, table types, the migrator and its frozen migrations, SQL routines, upsert
+ *   xml/         XML escaping and element writers
+ *   features/    one wing per feature: catalog, offers, access, change-feed, webhooks,
+ *                content-version, mirror. A wing's core (model, reads, writes, its own modules) is
+ *                reached through its index.ts; its faces (http.ts, cli.ts, *-http.ts) are
+ *                registered by the shell.
+ *   import/      the import pipeline: it calls the wings' writes
+ *   demo/        the demo data set (data plus the import)
+ *   http/        plumbing of the HTTP side: plugins, FastAPI-compatible validation, caching
+ *   cli/         the command line's dispatcher and plumbing
+ *   src/*.ts     the shell: config, services (the composition root), app, routes, server
  */
 const layer = (name, mayNotImport, comment) => ({
   name: `layer-${name}`,
@@ -23,6 +23,9 @@ const layer = (name, mayNotImport, comment) => ({
   from: { path: `^src/${name}/` },
   to: { path: `^src/(${mayNotImport.join('|')})(/|\\.ts$)` },
 });
+
+const SHELL = ['app', 'routes', 'server', 'services', 'config'];
+const ABOVE_DB = ['contract', 'xml', 'features', 'import', 'demo', 'http', 'cli', ...SHELL];
 
 module.exports = {
   forbidden: [
@@ -33,31 +36,89 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
-    layer('metrics', ['db', 'domain', 'cache', 'xml', 'queries', 'writes', 'import', 'demo', 'mirror', 'http', 'cli', 'app', 'server', 'config', 'control-socket', 'webhooks'], 'Metrics know nothing of the service: they are handed the figures.'),
-    layer('db', ['domain', 'cache', 'xml', 'queries', 'writes', 'import', 'demo', 'mirror', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'The database layer knows only itself.'),
-    layer('domain', ['cache', 'xml', 'queries', 'writes', 'import', 'demo', 'mirror', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'The domain is pure: no I/O, no HTTP.'),
-    layer('cache', ['db', 'xml', 'queries', 'writes', 'import', 'demo', 'mirror', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'Caches are handed what they need.'),
-    layer('xml', ['db', 'cache', 'queries', 'writes', 'import', 'demo', 'mirror', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'XML renders domain views.'),
-    layer('queries', ['xml', 'writes', 'import', 'demo', 'mirror', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'Reads never write and never know HTTP.'),
-    layer('writes', ['cache', 'xml', 'queries', 'import', 'demo', 'mirror', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'Writes know the database and the domain.'),
-    layer('import', ['cache', 'xml', 'queries', 'demo', 'mirror', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'The import runs its SQL through writes/.'),
-    layer('demo', ['cache', 'xml', 'queries', 'mirror', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'The demo is data plus the import.'),
-    layer('mirror', ['cache', 'xml', 'writes', 'demo', 'http', 'cli', 'app', 'server', 'config', 'webhooks'], 'Mirror reads a source over HTTP and writes only through the import.'),
-    layer('webhooks', ['cache', 'xml', 'queries', 'import', 'demo', 'mirror', 'http', 'cli', 'app', 'server', 'config'], 'The sender is handed its settings; its SQL is in writes/.'),
-    layer('http', ['writes', 'import', 'demo', 'cli', 'app', 'server', 'mirror', 'webhooks'], 'HTTP reads; it never imports or writes content.'),
-    layer('cli', ['http', 'app', 'server', 'webhooks'], 'The command line does not serve HTTP.'),
+    layer('metrics', ['db', 'text', 'contract', 'xml', 'features', 'import', 'demo', 'http', 'cli', ...SHELL], 'Metrics know nothing of the service: they are handed the figures.'),
+    layer('text', ['db', 'contract', 'metrics', 'xml', 'features', 'import', 'demo', 'http', 'cli', ...SHELL], 'Words for people know nothing of the service.'),
+    layer('contract', ['db', 'metrics', 'xml', 'features', 'import', 'demo', 'http', 'cli', ...SHELL], 'The contract is the interface\'s vocabulary: pure, beneath everything.'),
+    layer('db', ABOVE_DB.filter((name) => name !== 'contract'), 'The database layer knows only itself and the contract\'s forms.'),
+    layer('xml', ['db', 'features', 'import', 'demo', 'http', 'cli', ...SHELL], 'XML writes elements; what they hold is the callers\' business.'),
+    layer('import', ['demo', 'http', 'cli', ...SHELL], 'The import calls the wings\' writes; it never serves or parses a command line.'),
+    layer('demo', ['http', 'cli', ...SHELL], 'The demo is data plus the import.'),
+    layer('http', ['import', 'demo', 'cli', ...SHELL.filter((name) => name !== 'services')], 'The HTTP plumbing reads; it never imports content or runs commands.'),
     {
-      name: 'http-schemas-before-validation',
-      comment: 'Request schemas describe; validation reads them, never the other way round.',
+      name: 'shell-on-top',
+      comment:
+        'The shell builds everything and nothing builds the shell: the HTTP plumbing and the wings know the services only as a type (what a handler is given).',
       severity: 'error',
-      from: { path: '^src/http/schemas/' },
-      to: { path: '^src/http/(validation|routes|plugins|auth|caching)/' },
+      from: { path: '^src/(http|features)/' },
+      to: { path: `^src/(${SHELL.join('|')})\\.ts$`, dependencyTypesNot: ['type-only'] },
+    },
+    layer('cli', ['http', 'app', 'routes', 'server', 'services'], 'The command line does not serve HTTP.'),
+    {
+      name: 'wing-through-index',
+      comment:
+        'A wing uses another wing only through its index.ts, the surface it keeps stable; what is behind it may move freely.',
+      severity: 'error',
+      from: { path: '^src/features/([^/]+)/' },
+      to: { path: '^src/features/', pathNot: ['^src/features/$1/', '^src/features/[^/]+/index\\.ts$'] },
     },
     {
-      name: 'no-sql-outside-its-folders',
-      comment: 'SQL lives in db/, queries/ and writes/ (kysely is imported nowhere else).',
+      name: 'plumbing-through-index',
+      comment:
+        'Outside the wings, code uses a wing through its index.ts; only the shell (the app with its key check, the route table, the command dispatcher) registers its faces.',
       severity: 'error',
-      from: { path: '^src/', pathNot: '^src/(db|queries|writes)/' },
+      from: { path: '^src/', pathNot: ['^src/features/', '^src/(app|routes)\\.ts$', '^src/cli/run\\.ts$'] },
+      to: { path: '^src/features/[^/]+/', pathNot: '^src/features/[^/]+/index\\.ts$' },
+    },
+    {
+      name: 'shell-registers-faces',
+      comment: 'The app, the route table and the command dispatcher take a wing\'s faces (http, cli) and nothing else behind its index.',
+      severity: 'error',
+      from: { path: ['^src/(app|routes)\\.ts$', '^src/cli/run\\.ts$'] },
+      to: { path: '^src/features/[^/]+/', pathNot: ['^src/features/[^/]+/index\\.ts$', '^src/features/.*(^|/|-)(http|cli)\\.ts$'] },
+    },
+    {
+      name: 'index-leaves-faces-out',
+      comment:
+        'A wing\'s index.ts never hands out its faces: faces sit above every wing\'s core (they use the HTTP and command-line plumbing and other wings), so exporting them would tie the wings in a circle.',
+      severity: 'error',
+      from: { path: '^src/features/[^/]+/index\\.ts$' },
+      to: { path: '(^|/|-)(http|cli)\\.ts$' },
+    },
+    {
+      name: 'core-below-faces',
+      comment:
+        'A wing\'s core (everything but its faces) knows the database, the contract and other wings\' cores, never the HTTP or command-line plumbing nor the import pipeline that runs it. The mirror is the one wing above the import: it is a source of bundles.',
+      severity: 'error',
+      from: { path: '^src/features/', pathNot: ['(^|/|-)(http|cli)\\.ts$', '^src/features/mirror/'] },
+      // The FastAPI-compatible checking primitives (issues, lax conversions) are pure: request checks build on them.
+      to: { path: '^src/(http|cli|import|demo)/', pathNot: '^src/http/validation/' },
+    },
+    {
+      name: 'model-is-pure',
+      comment:
+        'A model (and the contract) computes; it does no I/O, so it can be tested and reused anywhere. It may use other wings\' surfaces (their vocabulary) and any type.',
+      severity: 'error',
+      from: { path: ['^src/features/([^/]+)/model\\.ts$', '^src/contract/'] },
+      to: {
+        path: ['^src/(db|http|cli|import)/', '^src/features/[^/]+/(?!index\\.ts$)', 'node_modules/(kysely|pg|fastify|@electric-sql|ioredis|lru-cache)/', '^(fs|net|http|https|http2|child_process|dgram|dns|tls|cluster|worker_threads)$'],
+        pathNot: '^src/features/$1/(model|scope)\\.ts$',
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
+      name: 'only-the-migrator-imports-migrations',
+      comment:
+        'Migrations are frozen in time: live code that imported their constants would change the past when it changed. Current SQL lives in db/routines/, with its TypeScript twins beside it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/db/migrator\\.ts$', '^src/db/migrations/'] },
+      to: { path: '^src/db/migrations/' },
+    },
+    {
+      name: 'sql-in-its-files',
+      comment:
+        'SQL is written in db/ and in files named for it (read.ts, write.ts, *-read.ts, *-write.ts, *-sql.ts, sql.ts), so a reader finds every statement by its file name (kysely is imported nowhere else).',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/db/', '(^|/|-)(read|write|sql)\\.ts$'] },
       // Type-only imports (a Kysely<Database> handle passed along) are fine.
       to: { path: 'node_modules/kysely/', dependencyTypesNot: ['type-only'] },
     },

@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import { once } from 'node:events';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { htmlToCleanText } from '../src/domain/clean-text.js';
+import { htmlToCleanText } from '../src/features/offers/clean-text.js';
 import { demoEntities, demoOffers, type DemoEntities } from '../src/demo/bundle.js';
 import { CITIES } from '../src/demo/places.js';
 

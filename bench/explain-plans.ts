@@ -1,6 +1,6 @@
 /**
  * EXPLAIN (ANALYZE, BUFFERS) of the benchmark's list queries, built by the service's own query code
- * (src/queries/offers.ts, and the change feed's page, src/queries/changes.ts), on a database holding an imported catalog:
+ * (src/features/offers/read.ts, and the change feed's page, src/features/change-feed/read.ts), on a database holding an imported catalog:
  *
  *   npx tsx bench/catalog.ts --offers 100000 --out /tmp/catalog.ndjson
  *   createdb plans && DATABASE_URL=postgres://postgres@127.0.0.1:5432/plans npx tsx src/cli/index.ts import /tmp/catalog.ndjson
@@ -12,10 +12,10 @@
 import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../src/db/database.js';
-import { DISTANCE, resolveOfferField, type OfferFilter } from '../src/domain/offer-query.js';
-import { readChangesPage, type ChangesPageQuery } from '../src/queries/changes.js';
-import { offerFacets } from '../src/queries/offer-facets.js';
-import { OfferReader, type OfferListQuery } from '../src/queries/offers.js';
+import { DISTANCE, resolveOfferField, type OfferFilter } from '../src/features/offers/query/language.js';
+import { readChangesPage, type ChangesPageQuery } from '../src/features/change-feed/read.js';
+import { offerFacets } from '../src/features/offers/facets/facets-read.js';
+import { OfferReader, type OfferListQuery } from '../src/features/offers/read.js';
 
 const url = process.env.DATABASE_URL;
 if (!url) {

@@ -10,11 +10,11 @@
  * sees it (offer_data parsed from its JSON text and escaped). "render + UTF-8 encode" is the
  * figure to compare: a response is sent as bytes, and encoding also flattens the string.
  */
-import { normalizeOfferData, renderOfferDataJson } from '../src/domain/offer-data.js';
-import { offersPageToJson, type OfferView, type OffersPageView } from '../src/domain/offer-view.js';
-import type { Agent, Branch, Investment, Organization } from '../src/domain/resources.js';
+import { normalizeOfferData, renderOfferDataJson } from '../src/features/offers/offer-data.js';
+import { offersPageToJson, type OfferView, type OffersPageView } from '../src/features/offers/model.js';
+import type { Agent, Branch, Investment, Organization } from '../src/contract/resources.js';
 import { FragmentCache } from '../src/xml/fragment-cache.js';
-import { OFFER_DATA_FRAGMENT_CHARS, offersPageToXml } from '../src/xml/offer-xml.js';
+import { OFFER_DATA_FRAGMENT_CHARS, offersPageToXml } from '../src/features/offers/xml.js';
 
 // The service's XML fragment cache (buildApp makes one per process).
 const fragments = new FragmentCache(OFFER_DATA_FRAGMENT_CHARS);
@@ -201,7 +201,7 @@ const storedOfferData = Array.from({ length: OFFERS }, (_, i) =>
 );
 
 /**
- * A page as src/queries/offers.ts builds it from the rows of one request: new strings and objects
+ * A page as src/features/offers/read.ts builds it from the rows of one request: new strings and objects
  * every time, offer_data parsed from its JSON text only when read, and each included entity one
  * object per id shared by the offers that link it (one organization, 3 branches, 12 agents,
  * 4 investments).

@@ -16,7 +16,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/connect.js';
-import { migrateToLatest } from '../src/db/migrate.js';
+import { migrateToLatest } from '../src/db/migrator.js';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const packageDir = path.join(root, 'packages', 'client');

@@ -1,5 +1,5 @@
 /**
- * Measures the import's change-feed step (src/writes/change-feed.ts) alone, on PostgreSQL: a
+ * Measures the import's change-feed step (src/features/change-feed/write.ts) alone, on PostgreSQL: a
  * throwaway database on the server of TEST_DATABASE_URL (default the local one), one organization
  * with one website and N small offers written directly, then the step timed when every offer is
  * new, when nothing changed, after 1,000 changes and after 1,000 deactivations.
@@ -8,8 +8,8 @@
  */
 import { sql } from 'kysely';
 import { openDatabase } from '../src/db/connect.js';
-import { migrateToLatest } from '../src/db/migrate.js';
-import { recordWebsiteChanges } from '../src/writes/change-feed.js';
+import { migrateToLatest } from '../src/db/migrator.js';
+import { recordWebsiteChanges } from '../src/features/change-feed/write.js';
 import { createThrowawayPostgres } from '../test/helpers/db.js';
 
 const n = Number(process.argv[2] ?? 10000);

@@ -12,13 +12,13 @@ import { stopWithNpmParent } from './parent-watch.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/connect.js';
 import { DataDirBusyError, LOCK_FILE, lockDataDir } from './db/data-dir-lock.js';
-import { migrateToLatest } from './db/migrate.js';
-import { serveControlSocket, type ControlSocket } from './control-socket.js';
+import { migrateToLatest } from './db/migrator.js';
+import { serveControlSocket, type ControlSocket } from './cli/control-socket.js';
 import { loadDemo } from './demo/index.js';
-import { listWebsites, type WebsiteSummary } from './queries/websites.js';
 import { aggregateWorkers, askPrimary } from './metrics/cluster.js';
 import { createMetrics, METRICS_CONTENT_TYPE } from './metrics/metrics.js';
 import { serveMetrics, type MetricsListener, type MetricsText } from './metrics/serve.js';
+import { firstWebsites, type WebsiteName } from './features/access/index.js';
 
 /**
  * At shutdown, a connection with no request under way is closed once no byte has arrived on it for
@@ -59,7 +59,7 @@ function printDemoWelcome(config: Config, demo: { key: string; website_id: strin
 }
 
 /** On a later start of the embedded database: how to get a key, since the demo key was shown once. */
-function printKeyHint(websites: readonly WebsiteSummary[], address: string): void {
+function printKeyHint(websites: readonly WebsiteName[], address: string): void {
   const website = websites[0];
   const lines = website
     ? [
@@ -228,7 +228,7 @@ async function serve(config: Config): Promise<void> {
   }
   const address = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
   if (demo) printDemoWelcome(config, demo, address);
-  else if (embedded) printKeyHint(await listWebsites(handle.db, 2), address);
+  else if (embedded) printKeyHint(await firstWebsites(handle.db, 2), address);
 }
 
 async function main(): Promise<void> {

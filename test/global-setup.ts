@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
-import { migrateToLatest } from '../src/db/migrate.js';
+import { migrateToLatest } from '../src/db/migrator.js';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 

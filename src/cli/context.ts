@@ -5,8 +5,8 @@
 import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type DbHandle } from '../db/connect.js';
 import { DataDirBusyError, lockDataDir, type DataDirLock } from '../db/data-dir-lock.js';
-import { migrateToLatest } from '../db/migrate.js';
-import { pingDatabase } from '../queries/health.js';
+import { migrateToLatest } from '../db/migrator.js';
+import { pingDatabase } from '../db/health.js';
 
 export interface Output {
   write(text: string): unknown;

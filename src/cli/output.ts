@@ -1,10 +1,10 @@
 /**
  * How results look: plain tables for people, one JSON document for scripts (--json).
  */
-import { plural } from '../domain/plural.js';
-import { describeWebsiteScope } from '../domain/website-scope.js';
-import type { KeySummary } from '../writes/api-keys.js';
-import type { WebsiteSummary } from '../writes/websites.js';
+import type { KeySummary } from '../features/access/index.js';
+import type { WebsiteSummary } from '../features/access/index.js';
+import { plural } from '../text/plural.js';
+import { describeWebsiteScope } from '../features/access/index.js';
 import { formatProblem, ImportRejectedError, REPORT_KINDS, type ImportReport, type Problem } from '../import/index.js';
 
 /** How many problems a failed import prints (all of them are counted). */

@@ -7,19 +7,19 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ImportRejectedError } from '../import/index.js';
 import { demoCommand } from './commands/demo.js';
-import { feedPurgeCommand } from './commands/feed.js';
+import { feedPurgeCommand } from '../features/change-feed/cli.js';
 import { importCommand } from './commands/import.js';
-import { keysCreateCommand, keysListCommand, keysSetActiveCommand } from './commands/keys.js';
+import { keysCreateCommand, keysListCommand, keysSetActiveCommand } from '../features/access/cli.js';
 import { migrateCommand } from './commands/migrate.js';
-import { mirrorCommand } from './commands/mirror.js';
-import { websitesListCommand, websitesScopeCommand } from './commands/websites.js';
+import { mirrorCommand } from '../features/mirror/cli.js';
+import { websitesListCommand, websitesScopeCommand } from '../features/access/cli.js';
 import {
   webhooksAddCommand,
   webhooksDeliveriesCommand,
   webhooksListCommand,
   webhooksRemoveCommand,
   webhooksTestCommand,
-} from './commands/webhooks.js';
+} from '../features/webhooks/cli.js';
 import { describeError, type CliIo } from './context.js';
 import { json } from './output.js';
 

@@ -161,7 +161,7 @@ export interface OfferTable {
   has_balcony: ColumnType<boolean | null, never, never>;
   /**
    * The words an offer is found by (full-text search): written by the import through
-   * ecs_search_vector() from src/domain/search-text.ts (migration 2026_11_24_0004).
+   * ecs_search_vector() from src/features/offers/query/search-text.ts (migration 2026_11_24_0004).
    */
   search_vector: ColumnType<string, string | undefined, string | undefined>;
   /** Weights A and B of search_vector alone (title, address), for relevance (migration 2026_11_25_0008). */
@@ -218,7 +218,7 @@ export interface WebhookDeliveryTable {
   delivered_at: Timestamp | null;
 }
 
-/** The change feed (E5): one row per website and entity, its latest change (src/writes/change-feed.ts). */
+/** The change feed (E5): one row per website and entity, its latest change (src/features/change-feed/write.ts). */
 export interface WebsiteChangeTable {
   website_id: string;
   kind: 'organization' | 'branch' | 'agent' | 'investment' | 'offer';
@@ -239,6 +239,13 @@ export interface WebsiteFeedTable {
   floor_seq: ColumnType<string, string | number, string | number>;
 }
 
+/** The SQL routines the migrator applied (src/db/migrator.ts): per function, the text's sha256. */
+export interface RoutineRecordTable {
+  name: string;
+  sha256: string;
+  applied_at: TimestampDefault;
+}
+
 export interface Database {
   organizations: OrganizationTable;
   websites: WebsiteTable;
@@ -253,6 +260,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveryTable;
   website_changes: WebsiteChangeTable;
   website_feeds: WebsiteFeedTable;
+  ecs_routines: RoutineRecordTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationTable>;

@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
-import { createKey } from '../writes/api-keys.js';
+import { createKey } from '../features/access/index.js';
 import { importBundle, memorySource, type ImportReport } from '../import/index.js';
 import { buildDemoBundle, DEMO_OFFER_COUNT, DEMO_SEED } from './bundle.js';
 

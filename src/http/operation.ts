@@ -1,15 +1,17 @@
 /**
- * What one API operation is made of: its documentation and schemas (for /openapi.json), how it
- * reads its inputs (every problem reported, FastAPI style) and its handler. The route table
- * (routes.ts) binds operations to methods and URLs.
+ * What one API operation is made of: its documentation and schemas (for /openapi.json), how each
+ * part of the request is read (path, query, body: a schema, or a schema and a reader for what the
+ * schema cannot say), how its answer is written (serializers by media type, where it has fast
+ * paths), and its handler. The handler runs only when every part was read without a problem, so
+ * it receives its inputs typed and complete; a keyed operation also receives its caller. The route
+ * table (src/routes.ts) binds operations to methods and URLs; the FastAPI-compatible validation
+ * (validation/compat-validation.ts) runs the readers as Fastify's validators.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { TSchema } from 'typebox';
-import type { OfferColumnsCache } from '../cache/offer-columns-cache.js';
-import type { Visibility } from '../domain/visibility.js';
-import type { OfferReader } from '../queries/offers.js';
-import type { ReadDb } from '../queries/readonly.js';
-import type { FragmentCache } from '../xml/fragment-cache.js';
+import type { Static, TSchema } from 'typebox';
+import type { Visibility } from '../features/access/index.js';
+import type { Services } from '../services.js';
+import type { ReadDb } from '../db/readonly.js';
 import type { InputChecker } from './validation/input-checker.js';
 
 /** The authenticated website: what it may see (its organization and scope) and who it is. */
@@ -23,39 +25,76 @@ export interface Caller extends Visibility {
   readonly visibilityKey: string;
 }
 
-export interface OperationContext {
+/** What every handler is given. */
+export interface PublicContext {
   readonly db: ReadDb;
-  /** The offer reads, with this process's offer body cache. */
-  readonly offers: OfferReader;
-  /** Organizations' offer columns of this process, for facet counts; undefined when FACET_COLUMNS_MB is 0. */
-  readonly facetColumns: OfferColumnsCache | undefined;
-  /** Rendered <offer_data> elements of this process (XML answers). */
-  readonly xmlFragments: FragmentCache;
-  /** Set on every /api/v1 operation (authentication runs first); null on the service routes. */
-  readonly caller: Caller | null;
+  readonly services: Services;
   readonly request: FastifyRequest;
   readonly reply: FastifyReply;
 }
 
-export interface Operation<Input = unknown> {
+/** What a keyed (/api/v1) handler is given: the caller is known, authentication ran first. */
+export interface KeyedContext extends PublicContext {
+  readonly caller: Caller;
+}
+
+/**
+ * A part read by code of its own (an offer list body, a cursor): the schema documents it, `read`
+ * checks the raw part through the checker (every problem reported there) and returns the typed value.
+ */
+export interface PartReader<Out> {
+  readonly schema: TSchema;
+  readonly read: (check: InputChecker) => Out | undefined;
+}
+
+export type PartSpec = TSchema | PartReader<unknown>;
+type PartValue<S> = S extends PartReader<infer Out> ? Out : S extends TSchema ? Static<S> : undefined;
+
+export interface OperationInput<P, Q, B> {
+  readonly params: PartValue<P>;
+  readonly query: PartValue<Q>;
+  readonly body: PartValue<B>;
+}
+
+/** Writes a 200 payload in one media type (the fast paths: stored bytes spliced, XML renderers). */
+export type Serializer = (payload: any, services: Services) => string | Buffer;
+
+interface OperationDocs {
   readonly operationId: string;
   readonly summary: string;
   readonly description?: string;
   readonly tags: readonly string[];
-  readonly params?: TSchema;
-  readonly query?: TSchema;
-  readonly body?: TSchema;
   /** OpenAPI responses by status. */
   readonly responses: Record<number, unknown>;
-  /** Reads path, query and body through the checker, which collects every problem. */
-  parse(check: InputChecker): Input;
-  /** Returns the payload to send (an object for JSON, or a string after setting the type). */
-  handle(input: Input, ctx: OperationContext): Promise<unknown>;
+  /** Serializers of the 200 answer by media type; JSON.stringify otherwise. */
+  readonly serializers?: Readonly<Record<string, Serializer>>;
 }
 
-/** Keeps the Input type of an operation checked while the table holds operations of many types. */
-export function defineOperation<Input>(operation: Operation<Input>): Operation<Input> {
-  return operation;
+interface OperationParts<P, Q, B> {
+  readonly params?: P;
+  readonly query?: Q;
+  readonly body?: B;
+}
+
+/** An operation as the route table holds it (its input types checked where it was defined). */
+export interface Operation extends OperationDocs, OperationParts<PartSpec, PartSpec, PartSpec> {
+  /** 'key': an /api/v1 operation (the key check runs first); 'public': no key. */
+  readonly auth: 'key' | 'public';
+  handle(input: OperationInput<unknown, unknown, unknown>, ctx: KeyedContext | PublicContext): Promise<unknown>;
+}
+
+/** An /api/v1 operation: it needs a key, and its handler gets the caller. */
+export function keyedOperation<P extends PartSpec | undefined = undefined, Q extends PartSpec | undefined = undefined, B extends PartSpec | undefined = undefined>(
+  operation: OperationDocs & OperationParts<P, Q, B> & { handle(input: OperationInput<P, Q, B>, ctx: KeyedContext): Promise<unknown> },
+): Operation {
+  return { ...operation, auth: 'key' } as unknown as Operation;
+}
+
+/** A service operation (health, the OpenAPI document): no key. */
+export function publicOperation<P extends PartSpec | undefined = undefined, Q extends PartSpec | undefined = undefined, B extends PartSpec | undefined = undefined>(
+  operation: OperationDocs & OperationParts<P, Q, B> & { handle(input: OperationInput<P, Q, B>, ctx: PublicContext): Promise<unknown> },
+): Operation {
+  return { ...operation, auth: 'public' } as unknown as Operation;
 }
 
 /** Sends `{"detail": ...}` with a status; handlers return its result. */
@@ -65,7 +104,7 @@ export function sendDetail(reply: FastifyReply, status: number, detail: string):
 
 declare module 'fastify' {
   interface FastifyRequest {
+    /** Set by the key check of every /api/v1 route; null on the service routes. */
     caller: Caller | null;
-    apiInput: unknown;
   }
 }

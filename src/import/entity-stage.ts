@@ -3,7 +3,7 @@
  * they are kept from the moment they are read until every entity they link to is known, then
  * checked and written in dependency order.
  */
-import type { ImportContext } from './context.js';
+import type { ImportContext } from './import-context.js';
 import { ENTITY_ORDER, ID_FIELD, type EntityKind, type Entry, type Link, type LinkChecker } from './link-checker.js';
 import { joinPath, within } from './problems.js';
 import type { ReportKind } from './report.js';
@@ -11,15 +11,9 @@ import { agentRow, apiKeyDraft, branchRow, investmentRow, organizationRow, websi
 import type { RecordInputs } from './schemas.js';
 import { isUuid } from './validate.js';
 import { WebsiteKeys } from './website-keys.js';
-import { storedOwners } from '../writes/import-lookups.js';
-import {
-  upsertAgents,
-  upsertApiKeys,
-  upsertBranches,
-  upsertInvestments,
-  upsertOrganizations,
-  upsertWebsites,
-} from '../writes/import-rows.js';
+import { storedOwners } from './lookups-sql.js';
+import { upsertAgents, upsertBranches, upsertInvestments, upsertOrganizations } from '../features/catalog/index.js';
+import { upsertApiKeys, upsertWebsites } from '../features/access/index.js';
 
 const REPORT_KIND: Readonly<Record<EntityKind, ReportKind>> = {
   organization: 'organizations',

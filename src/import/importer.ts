@@ -7,7 +7,7 @@
  *      is judged by one link checker (link-checker.ts);
  *   3. reread: the offers that came before an entity they link to, read again;
  *   4. finish: prune; record what each website of the touched organizations now sees in its change
- *      feed and purge old tombstones (src/writes/change-feed.ts); bump the content version and
+ *      feed and purge old tombstones (src/features/change-feed/write.ts); bump the content version and
  *      write a webhook message per endpoint of each website whose feed changed (the outbox);
  *   5. after the commit: refresh planner statistics after a large import.
  *
@@ -17,20 +17,19 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
-import { DEFAULT_FEED_RETENTION_DAYS, purgeTombstones, recordWebsiteChanges } from '../writes/change-feed.js';
-import { bumpContentVersion, currentContentVersion } from '../writes/content-version.js';
-import { enqueueContentChanged } from '../writes/webhook-outbox.js';
+import { DEFAULT_FEED_RETENTION_DAYS, purgeTombstones, recordWebsiteChanges } from '../features/change-feed/index.js';
+import { bumpContentVersion, currentContentVersion } from '../features/content-version/index.js';
+import { enqueueContentChanged } from '../features/webhooks/index.js';
 import {
   createSeenOffersTable,
   liftStatementTimeout,
   preferFastCompression,
   pruneOffers,
   refreshPlannerStatistics,
-  tryImportLock,
-} from '../writes/import-session.js';
-import { ImportContext } from './context.js';
+} from './session-sql.js';
+import { ImportContext } from './import-context.js';
 import { EntityStage } from './entity-stage.js';
-import { ImportBusyError, ImportRejectedError } from './errors.js';
+import { ImportBusyError, ImportRejectedError } from './import-errors.js';
 import { LinkChecker, type EntityKind } from './link-checker.js';
 import { OfferBatches } from './offer-batches.js';
 import { within } from './problems.js';
@@ -38,6 +37,7 @@ import type { RecordSource } from './record-source.js';
 import type { ImportReport } from './report.js';
 import type { OfferInput, RecordInputs } from './schemas.js';
 import { validateRecord } from './validate.js';
+import { tryImportLock } from '../features/content-version/index.js';
 
 export interface ImportProgress {
   phase: 'reading' | 'rereading';

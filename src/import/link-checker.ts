@@ -9,8 +9,9 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
-import { storedOwners } from '../writes/import-lookups.js';
-import type { ApiKeyRowDraft, Row, WebsiteRowDraft } from '../writes/import-rows.js';
+import { storedOwners } from './lookups-sql.js';
+import type { Row } from '../db/upsert.js';
+import type { ApiKeyRowDraft, WebsiteRowDraft } from '../features/access/index.js';
 import type { RecordKind } from './schemas.js';
 
 export type EntityKind = Exclude<RecordKind, 'offer'>;

@@ -6,17 +6,17 @@
  * Batches are pipelined: while the next batch is read and its rows prepared, the previous one is
  * checked and its write waits on the connection, so the database always has the next statement.
  */
-import type { ImportContext } from './context.js';
+import type { ImportContext } from './import-context.js';
 import type { EntityStage } from './entity-stage.js';
 import type { Link, LinkChecker } from './link-checker.js';
 import { within } from './problems.js';
 import { offerRow } from './rows.js';
 import type { OfferInput } from './schemas.js';
 import { isUuid } from './validate.js';
-import { storedOwners } from '../writes/import-lookups.js';
-import { rememberSeenOffers } from '../writes/import-session.js';
-import { addSearchLexemes, upsertOffers, type OfferRowDraft } from '../writes/import-rows.js';
+import { storedOwners } from './lookups-sql.js';
+import { rememberSeenOffers } from './session-sql.js';
 import { SearchVocabulary } from './search-vocabulary.js';
+import { addSearchLexemes, upsertOffers, type OfferRowDraft } from '../features/offers/index.js';
 
 /**
  * A batch is sent when it holds this many offers (batchSize) or this much offer_data text, whichever

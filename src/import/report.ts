@@ -1,6 +1,7 @@
 /** What an import did, per kind of record: created, changed, unchanged (and offers pruned). */
-import type { WebsiteChangeSummary } from '../domain/change-feed.js';
-import type { ScopeChange, WriteCounts } from '../writes/import-rows.js';
+import type { WebsiteChangeSummary } from '../features/change-feed/index.js';
+import type { WriteCounts } from '../db/upsert.js';
+import type { ScopeChange } from '../features/access/index.js';
 
 export const REPORT_KINDS = ['organizations', 'websites', 'api_keys', 'branches', 'agents', 'investments', 'offers'] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];

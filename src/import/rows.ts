@@ -5,13 +5,13 @@
  * offer_data goes through normalizeOfferData / renderOfferDataJson and nothing else.
  */
 import { createHash } from 'node:crypto';
-import { hashKey, VISIBLE_PREFIX_LENGTH } from '../domain/api-keys.js';
-import { toLocation } from '../domain/entities.js';
-import { normalizeOfferData, renderOfferDataJson } from '../domain/offer-data.js';
-import { offerSearchWords, searchVector } from '../domain/search-text.js';
-import { toStoredTimestamp } from '../domain/timestamps.js';
-import { WEEKDAYS } from '../domain/resources.js';
-import { normalizeWebsiteScope } from '../domain/website-scope.js';
+import { hashKey, VISIBLE_PREFIX_LENGTH } from '../features/access/index.js';
+import { toLocation } from '../features/catalog/index.js';
+import { normalizeOfferData, renderOfferDataJson } from '../features/offers/index.js';
+import { offerSearchWords, searchVector } from '../features/offers/index.js';
+import { toStoredTimestamp } from '../contract/timestamps.js';
+import { WEEKDAYS } from '../contract/resources.js';
+import { normalizeWebsiteScope } from '../features/access/index.js';
 import type {
   AgentInput,
   ApiKeyInputRecord,
@@ -21,7 +21,10 @@ import type {
   OrganizationInput,
   WebsiteInput,
 } from './schemas.js';
-import type { ApiKeyRowDraft, OfferRowDraft, Row, WebsiteRowDraft } from '../writes/import-rows.js';
+import type { Row } from '../db/upsert.js';
+import { type ApiKeyRowDraft } from '../features/access/index.js';
+import { type OfferRowDraft } from '../features/offers/index.js';
+import type { WebsiteRowDraft } from '../features/access/index.js';
 
 
 const json = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));

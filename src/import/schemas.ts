@@ -1,6 +1,6 @@
 /**
  * The records a content bundle may hold, as TypeBox schemas derived from the resource schemas of
- * the interface (src/schemas/resources.ts), so a field's type is written down once. On top of the
+ * the interface (src/contract/resources.ts), so a field's type is written down once. On top of the
  * resources they carry the import-only fields of CONTRACT 8 (a website's api_keys; an offer's
  * organization_id, links, is_active, created_at). Optional interface fields may be absent or
  * null; unknown fields are errors (additionalProperties: false everywhere).
@@ -17,9 +17,9 @@ import {
   OfferSchema,
   OpenTimeSchema,
   OrganizationSchema,
-} from '../domain/resources.js';
-import { OFFER_DATA_FIELDS } from '../domain/offer-fields.js';
-import { MAX_SCOPE_IDS, SCOPE_OFFER_TYPES } from '../domain/website-scope.js';
+} from '../contract/resources.js';
+import { OFFER_DATA_FIELDS } from '../contract/offer-fields.js';
+import { MAX_SCOPE_IDS, SCOPE_OFFER_TYPES } from '../features/access/index.js';
 
 export const RECORD_KINDS = ['organization', 'website', 'branch', 'agent', 'investment', 'offer'] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];

@@ -1,11 +1,11 @@
-/**
+
+import { type OfferRowDraft } from '../features/offers/index.js';/**
  * The words the import adds to search_lexemes (migration 2026_11_26_0015): every word of the
  * search vectors it writes, so that a search's last word (a prefix) can be looked up there. The
  * first batches bring most of a catalogue's words; later batches bring few or none, so the table
  * costs the import little. Words already sent by this import are remembered up to a bound; past it
  * the memory is emptied, and a word sent again is only a conflict that does nothing.
  */
-import type { OfferRowDraft } from '../writes/import-rows.js';
 
 /** Words remembered (a few tens of bytes each; a catalogue of 100,000 offers has about 12,000). */
 const MAX_REMEMBERED = 300_000;

@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { ImportInputError } from './errors.js';
+import { ImportInputError } from './import-errors.js';
 import { jsonFileSource } from './json-bundle-source.js';
 import { ndjsonFileSource } from './ndjson-source.js';
 import { joinPath } from './problems.js';

@@ -5,9 +5,9 @@
  * `offer_data.adress_city: unknown field; did you mean 'address_city'?` (the API's suggestion).
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { plural } from '../domain/plural.js';
-import { withSuggestion } from '../domain/suggest.js';
-import { parseRfc3339 } from '../domain/timestamps.js';
+import { parseRfc3339 } from '../contract/timestamps.js';
+import { plural } from '../text/plural.js';
+import { withSuggestion } from '../text/suggest.js';
 import { joinPath } from './problems.js';
 import { INT32_MAX, INT32_MIN, RECORD_KINDS, RECORD_SCHEMAS, type RecordInputs, type RecordKind } from './schemas.js';
 

@@ -5,10 +5,10 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
-import { storedKeys, type StoredKey } from '../writes/import-lookups.js';
-import type { ApiKeyRowDraft } from '../writes/import-rows.js';
+import { storedKeys, type StoredKey } from './lookups-sql.js';
 import { joinPath, within } from './problems.js';
 import { derivedKeyId } from './rows.js';
+import { type ApiKeyRowDraft } from '../features/access/index.js';
 
 type Report = (recordNo: number, path: string, message: string) => void;
 

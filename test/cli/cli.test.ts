@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hashKey } from '../../src/domain/api-keys.js';
+import { hashKey } from '../../src/features/access/model.js';
 import { createProgress } from '../../src/cli/progress.js';
 import { runCli, type CliIo } from '../../src/cli/run.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connect.js';
-import { hashKey } from '../../src/domain/api-keys.js';
+import { hashKey } from '../../src/features/access/model.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createTestDb, onPostgres, type TestDb } from '../helpers/db.js';
 import { projectRoot, runCliProcess, runShell } from '../helpers/processes.js';

@@ -23,7 +23,7 @@ import {
   type OffersResponse,
   type Organization,
 } from '../../packages/client/src/index.js';
-import { recordWebsiteChanges } from '../../src/writes/change-feed.js';
+import { recordWebsiteChanges } from '../../src/features/change-feed/write.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { AGENT, BRANCH, INVESTMENT, KEYS, OFFER, ORG_A, ORG_B, uid } from '../helpers/fixtures.js';
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase, type DbHandle } from '../../src/db/connect.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import { migrateToLatest } from '../../src/db/migrator.js';
 import { insertFixture, KEYS, OFFER } from '../helpers/fixtures.js';
 import { createPgCluster, pgClusterAvailable, type PgCluster, type StopMode } from '../helpers/pg-cluster.js';
 import { checkResponsesAgainstOpenApi } from '../helpers/openapi-responses.js';

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import pg from 'pg';
 import { openDatabase, type DbHandle } from '../../src/db/connect.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import { migrateToLatest } from '../../src/db/migrator.js';
 import { closeAfterFile } from './teardown.js';
 
 export interface TestDb extends DbHandle {

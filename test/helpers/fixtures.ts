@@ -6,10 +6,10 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database, LocationData, OpenTime } from '../../src/db/database.js';
-import { hashKey } from '../../src/domain/api-keys.js';
-import { normalizeOfferData, renderOfferDataJson } from '../../src/domain/offer-data.js';
-import { offerSearchWords, searchVector as vectorOf, type SearchVector } from '../../src/domain/search-text.js';
-import { addSearchLexemes } from '../../src/writes/import-rows.js';
+import { hashKey } from '../../src/features/access/model.js';
+import { normalizeOfferData, renderOfferDataJson } from '../../src/features/offers/offer-data.js';
+import { offerSearchWords, searchVector as vectorOf, type SearchVector } from '../../src/features/offers/query/search-text.js';
+import { addSearchLexemes } from '../../src/features/offers/write.js';
 
 /** A deterministic UUID from a small number and a tag letter (readable in failures). */
 export const uid = (tag: string, n: number): string =>

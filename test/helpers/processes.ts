@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../../src/db/connect.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import { migrateToLatest } from '../../src/db/migrator.js';
 import { copyMigratedDataDir, createThrowawayPostgres, onPostgres } from './db.js';
 import { insertFixture } from './fixtures.js';
 import { freePort, waitForPort } from './net.js';

@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database, WebsiteScope } from '../../src/db/database.js';
-import { hashKey } from '../../src/domain/api-keys.js';
+import { hashKey } from '../../src/features/access/model.js';
 import { BRANCH, INVESTMENT, OFFER_SEEDS, ORG_A, uid } from './fixtures.js';
 
 export interface ScopedWebsite {

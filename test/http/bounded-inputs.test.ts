@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase, type DbHandle } from '../../src/db/connect.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import { migrateToLatest } from '../../src/db/migrator.js';
 import { buildTestApp, post, type TestApp } from '../helpers/app.js';
 import { onPostgres } from '../helpers/db.js';
 import { insertFixture, KEYS } from '../helpers/fixtures.js';

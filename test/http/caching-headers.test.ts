@@ -1,6 +1,6 @@
 /** Accept-Encoding and If-None-Match parsing (the wiring is tested in test/http/response-cache.test.ts). */
 import { describe, expect, it } from 'vitest';
-import { variantEtag } from '../../src/cache/response-cache.js';
+import { variantEtag } from '../../src/http/caching/response-cache.js';
 import { preferredEncoding } from '../../src/http/caching/accept-encoding.js';
 import { ifNoneMatchHits } from '../../src/http/caching/if-none-match.js';
 

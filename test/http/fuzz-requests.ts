@@ -7,8 +7,8 @@
  * - valid-ish reads: real routes with real and random ids, includes, Accept and keys.
  */
 import { METHODS as HTTP_METHODS } from 'node:http';
-import { OFFER_DATA_FIELDS } from '../../src/domain/offer-fields.js';
-import { FILTER_OPERATORS } from '../../src/domain/offer-query.js';
+import { OFFER_DATA_FIELDS } from '../../src/contract/offer-fields.js';
+import { FILTER_OPERATORS } from '../../src/features/offers/query/language.js';
 import { KEYS, OFFER, BRANCH, AGENT, INVESTMENT } from '../helpers/fixtures.js';
 
 export interface FuzzRequest {

@@ -6,11 +6,11 @@
  * metrics port and the cluster's sum: test/server/metrics.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashKey } from '../../src/domain/api-keys.js';
+import { hashKey } from '../../src/features/access/model.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
 import { bearerMatches, serveMetrics, type MetricsListener } from '../../src/metrics/serve.js';
 import { loadConfig, ConfigError } from '../../src/config.js';
-import { bumpContentVersion } from '../../src/writes/content-version.js';
+import { bumpContentVersion } from '../../src/features/content-version/write.js';
 import { buildTestApp, get, post, type TestApp } from '../helpers/app.js';
 import { onPostgres } from '../helpers/db.js';
 import { KEYS, OFFER } from '../helpers/fixtures.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES } from '../../src/http/routes.js';
+import { ROUTES } from '../../src/routes.js';
 import { buildTestApp, get, type TestApp } from '../helpers/app.js';
 
 type Doc = {

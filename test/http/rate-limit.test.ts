@@ -10,7 +10,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { hashKey } from '../../src/domain/api-keys.js';
+import { hashKey } from '../../src/features/access/model.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 import { insertFixture, KEYS } from '../helpers/fixtures.js';
 import { captureLog } from '../helpers/log-capture.js';

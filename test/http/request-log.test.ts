@@ -6,7 +6,7 @@
  */
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashKey } from '../../src/domain/api-keys.js';
+import { hashKey } from '../../src/features/access/model.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { KEYS, OFFER, WEBSITE_A1, WEBSITE_B1 } from '../helpers/fixtures.js';
 import { captureLog, type LogCapture } from '../helpers/log-capture.js';

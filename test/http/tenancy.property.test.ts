@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordWebsiteChanges } from '../../src/writes/change-feed.js';
+import { recordWebsiteChanges } from '../../src/features/change-feed/write.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { scaled } from '../helpers/scale.js';
 import {

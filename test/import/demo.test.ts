@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { hashKey } from '../../src/domain/api-keys.js';
+import { hashKey } from '../../src/features/access/model.js';
 import { buildDemoBundle, loadDemo } from '../../src/demo/index.js';
-import { OFFER_DATA_FIELDS } from '../../src/domain/offer-fields.js';
+import { OFFER_DATA_FIELDS } from '../../src/contract/offer-fields.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 
 let first: TestDb;

@@ -34,7 +34,7 @@ export async function dumpDatabase(db: Kysely<Database>): Promise<Record<string,
 
 /**
  * Words of stored search vectors that the search vocabulary lacks (it must hold them all, for the
- * last word of a search: src/queries/offer-search.ts).
+ * last word of a search: src/features/offers/query/search-sql.ts).
  */
 export async function wordsMissingFromVocabulary(db: Kysely<Database>): Promise<string[]> {
   const result = await sql<{ missing: string }>`

@@ -14,7 +14,7 @@ import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DbHandle } from '../../src/db/connect.js';
 import type { Database } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import { migrateToLatest } from '../../src/db/migrator.js';
 import { IMPORT_LOCK_KEY } from '../../src/import/index.js';
 import { copyMigratedDataDir, onPostgres } from '../helpers/db.js';
 import { insertFixture, ORG_A, uid, WEBSITE_A1 } from '../helpers/fixtures.js';

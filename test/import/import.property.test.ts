@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OFFER_DATA_FIELDS, type OfferDataField } from '../../src/domain/offer-fields.js';
-import { parseRfc3339 } from '../../src/domain/timestamps.js';
+import { OFFER_DATA_FIELDS, type OfferDataField } from '../../src/contract/offer-fields.js';
+import { parseRfc3339 } from '../../src/contract/timestamps.js';
 import { importBundle, ImportRejectedError, memorySource, openBundleFile } from '../../src/import/index.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 import { scaled } from '../helpers/scale.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { OFFER_DATA_FIELDS } from '../../src/domain/offer-fields.js';
+import { OFFER_DATA_FIELDS } from '../../src/contract/offer-fields.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 import { contentVersion, dumpDatabase, importObject, offer, offerRow, problemsOf, resetDatabase, smallBundle, type Json } from './helpers.js';
 

@@ -2,7 +2,7 @@
  * demo: loads the demo data set through the import path and prints a new key for it.
  */
 import { loadDemo } from '../../demo/index.js';
-import { plural } from '../../domain/plural.js';
+import { plural } from '../../text/plural.js';
 import { withDatabase, type CliIo } from '../context.js';
 import { json } from '../output.js';
 

@@ -2,7 +2,7 @@
  * The offers' search vector becomes a plain column that the import writes, instead of a stored
  * generated column. Folding and stemming a 2 KB description with the SQL functions of 2026_11_24_0003
  * costs about 20 ms per offer (PostgreSQL's regular expressions), which made an import of 100,000
- * offers take eight minutes; the import now folds and stems in TypeScript (src/domain/search-text.ts,
+ * offers take eight minutes; the import now folds and stems in TypeScript (src/features/offers/query/search-text.ts,
  * the same rules, checked against the SQL functions by a property test) and hands the database the
  * words, which `ecs_search_vector` weights: A title, B address and external id, C description.
  *

@@ -9,7 +9,7 @@
  * can call: `ecs_offer_in_scope(scope, investment_id, branch_id, offer_type)` and
  * `ecs_investment_in_scope(scope, investment_id)`. Both are plain IMMUTABLE SQL expressions (no
  * subquery), so PostgreSQL inlines them into the calling query. The API's reads use the same rule
- * in an indexable form (src/db/website-scope.ts; a test holds the two forms to each other).
+ * in an indexable form (src/features/access/scope-sql.ts; a test holds the two forms to each other).
  *
  * Frozen: later changes go into new migration files.
  */

@@ -10,7 +10,7 @@
  * - website_feeds: per website, floor_seq: the highest seq of a purged tombstone. A cursor below it
  *   may have missed a delete, so it has expired (410).
  *
- * The import writes both inside its transaction (src/writes/change-feed.ts). Websites that exist
+ * The import writes both inside its transaction (src/features/change-feed/write.ts). Websites that exist
  * when this migration runs get their initial state here (a frozen copy of what the import
  * computes: the organization, its branches, agents, investments and active offers).
  */

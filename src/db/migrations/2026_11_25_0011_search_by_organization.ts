@@ -13,7 +13,7 @@
  * with a uuid column, but a managed database may not offer it), so it runs alike on PGlite.
  *
  * ecs_organization_lexeme is IMMUTABLE and plain SQL, so the planner inlines it in the index
- * expression and in the queries alike; src/queries/offer-search.ts writes the same lexeme in the
+ * expression and in the queries alike; src/features/offers/query/search-sql.ts writes the same lexeme in the
  * query. The new index replaces offers_search_idx, so the import still maintains one GIN index.
  *
  * Frozen: later changes go into new migration files.

@@ -1,7 +1,7 @@
 /**
  * The location index also carries offer_id, so that a map view (a radius, box or polygon sorted by
  * distance) finds, measures and ranks every offer in the shape from the index alone, and reads from
- * the table only the page's rows (src/queries/offers.ts, the deferred join). Before, each of the
+ * the table only the page's rows (src/features/offers/read.ts, the deferred join). Before, each of the
  * 700-odd offers of a 3 km circle in a city was fetched from the table, one page each.
  *
  * Same name, same keys and condition, one INCLUDE column. Built under a temporary name before the

@@ -5,8 +5,8 @@
  * six fields per row; that formatting was 1.5 of the 2.5 ms PostgreSQL spent on such a page.
  *
  * ecs_change_entry() writes the text, here for the rows that exist and in the import's writer
- * (src/writes/change-feed.ts) for every row it inserts or updates, so there is one definition. Its
- * output must equal the API's own functions (test/http/changes.test.ts): `updated_at` in UTC with
+ * (src/features/change-feed/write.ts) for every row it inserts or updates, so there is one definition. Its
+ * output must equal the API's own functions (test/features/change-feed/changes.test.ts): `updated_at` in UTC with
  * microseconds only when there are some; every other value needs no JSON escaping.
  *
  * Frozen: later changes go into new migration files.

@@ -7,7 +7,7 @@
  * offers of ten organizations the benchmark's search box spent 0.52 of its 0.62 s of statements in
  * the index, most of it on the prefix. With this table a search first looks up the words with that
  * prefix (a B-tree range) and asks the index for those exact words, OR-ed
- * (src/queries/offer-search.ts).
+ * (src/features/offers/query/search-sql.ts).
  *
  * The table must hold every word of every offer's search vector (more is harmless: a word no offer
  * has matches nothing). The import, which alone writes search vectors, adds the words of what it

@@ -3,7 +3,7 @@
  * their q-values (br on a tie: it is smaller), `*` standing for any coding the header does not
  * name, `x-gzip` for gzip. Undefined means identity: no header, nothing acceptable, or q=0 for both.
  */
-import type { Encoding } from '../../cache/response-cache.js';
+import type { Encoding } from './response-cache.js';
 
 export function preferredEncoding(header: string | string[] | undefined): Encoding | undefined {
   const value = Array.isArray(header) ? header.join(',') : header;

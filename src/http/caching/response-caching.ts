@@ -14,7 +14,7 @@
  * the same (the ETag is then computed per response).
  */
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onSendHookHandler } from 'fastify';
-import type { ContentVersion } from '../../cache/content-version.js';
+import type { ContentVersion } from '../../features/content-version/index.js';
 import {
   compress,
   compressed,
@@ -24,13 +24,14 @@ import {
   type CachedResponse,
   type Encoding,
   type ResponseCache,
-} from '../../cache/response-cache.js';
+} from './response-cache.js';
 import type { Metrics } from '../../metrics/metrics.js';
 import { JSON_TYPE } from '../content-types.js';
 import { preferredFormat } from '../negotiate.js';
 import { addVary } from '../vary.js';
 import { preferredEncoding } from './accept-encoding.js';
 import { ifNoneMatchHits } from './if-none-match.js';
+import { RequestBytes } from '../validation/compat-validation.js';
 
 /** Bodies below this are sent as they are: compression would save less than its cost. */
 export const COMPRESS_MIN_BYTES = 1024;
@@ -74,8 +75,9 @@ function notModified(header: string | undefined, entry: CachedResponse): boolean
 
 /** The body of a POST as part of a key: short bodies as they are, longer ones by digest. */
 function bodyKey(body: unknown): string {
-  if (!Buffer.isBuffer(body)) return '-';
-  return body.length <= 512 ? body.toString('latin1') : strongEtag(body);
+  if (!(body instanceof RequestBytes)) return '-';
+  const bytes = body.bytes;
+  return bytes.length <= 512 ? bytes.toString('latin1') : strongEtag(bytes);
 }
 
 export function createResponseCaching(options: {

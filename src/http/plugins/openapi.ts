@@ -6,8 +6,8 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { API_DESCRIPTION } from '../schemas/descriptions.js';
-import { SHARED_SCHEMAS } from '../schemas/shared.js';
+import { API_DESCRIPTION } from '../schemas/api-description.js';
+import { SHARED_SCHEMAS } from '../schemas/schema-registry.js';
 
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);

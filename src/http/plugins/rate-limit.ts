@@ -22,8 +22,7 @@
 import rateLimitPlugin from '@fastify/rate-limit';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
-import { hashKey } from '../../domain/api-keys.js';
-import { presentedKey } from '../auth/authenticate.js';
+import { hashKey, presentedKey } from '../../features/access/index.js';
 import { JSON_TYPE } from '../content-types.js';
 
 export const RATE_LIMIT_WINDOW_SECONDS = 60;

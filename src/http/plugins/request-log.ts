@@ -12,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { UNMATCHED_ROUTE } from '../../metrics/metrics.js';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -41,7 +41,7 @@ export function routeOf(request: FastifyRequest): string {
   return request.routeOptions.url ?? UNMATCHED_ROUTE;
 }
 
-/** Echoes the request id; also called by the answers that skip the onSend hooks (src/http/plugins/errors.ts). */
+/** Echoes the request id; also called by the answers that skip the onSend hooks (src/http/plugins/error-answers.ts). */
 export function echoRequestId(request: FastifyRequest, reply: FastifyReply): void {
   reply.header(REQUEST_ID_HEADER, request.id);
 }
@@ -84,4 +84,33 @@ export function logRequests(app: FastifyInstance): void {
     logRequest(request, reply);
     done();
   });
+}
+
+/** Header values that must never reach a log line. */
+const REDACTED_PATHS = ['req.headers.authorization', 'request.headers.authorization', 'headers.authorization'];
+
+/** The app's logger options: the level, our request serializer, the Authorization header redacted; a caller's own options (tests) on top. */
+export function loggerOptions(level: string, logger: FastifyServerOptions['logger'] | boolean | undefined): FastifyServerOptions['logger'] {
+  if (logger === false) return false;
+  const base = typeof logger === 'object' && logger !== null ? logger : {};
+  const redact = (base as { redact?: unknown }).redact;
+  const extraPaths = Array.isArray(redact) ? (redact as string[]) : [];
+  return {
+    level,
+    ...base,
+    // A caller's own serializers (tests) win; ours masks keys pasted into URLs.
+    serializers: { req: serializeRequest, ...(base as { serializers?: Record<string, unknown> }).serializers },
+    redact: { paths: [...REDACTED_PATHS, ...extraPaths], censor: '[redacted]' },
+  };
+}
+
+/** A key pasted into a URL by mistake is masked before the URL reaches the log (keys carry the ecs_ prefix for this). */
+function serializeRequest(request: { method: string; url: string; host?: string; ip?: string; socket?: { remotePort?: number } }) {
+  return {
+    method: request.method,
+    url: maskKeys(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
 }

@@ -5,7 +5,7 @@
  * answered 422 when anything was reported.
  */
 import type { TSchema } from 'typebox';
-import type { Loc, ValidationIssue } from './errors.js';
+import type { Loc, ValidationIssue } from './issues.js';
 import type { DecodedBody } from './request-body.js';
 import type { JsonSchema, SchemaRegistry } from '../schemas/json-schema.js';
 import { checkValue, INVALID } from './schema-walker.js';

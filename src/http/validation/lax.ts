@@ -3,7 +3,7 @@
  * "2" is an int, 2.0 is an int, "yes" is a boolean, and so on. Each function returns the converted
  * value or the issue pydantic would report.
  */
-import { issues, type Loc, type ValidationIssue } from './errors.js';
+import { issues, type Loc, type ValidationIssue } from './issues.js';
 
 export type Lax<T> = { ok: true; value: T } | { ok: false; issue: ValidationIssue };
 

@@ -13,7 +13,7 @@
  * Every problem is collected (not only the first); unknown object keys are dropped, as pydantic
  * ignores extra fields.
  */
-import { issues, type Loc, type ValidationIssue } from './errors.js';
+import { issues, type Loc, type ValidationIssue } from './issues.js';
 import { laxBool, laxFloat, laxInt, laxString, literal, type Lax } from './lax.js';
 import type { JsonSchema, SchemaRegistry } from '../schemas/json-schema.js';
 import { parseUuid } from './uuid.js';

@@ -1,0 +1,69 @@
+/**
+ * The organizations' offer columns (src/features/offers/facets/columns.ts) that facet requests are counted
+ * from, one snapshot per organization, each labelled with the content version it was read at.
+ * This is not a response cache: a request asks for the version the database holds now and gets a
+ * snapshot of exactly that version, loading it when the held one is older, so no answer is ever
+ * stale (imports bump the version in the transaction that changes offers). Concurrent requests
+ * share one load. Bounded by bytes (LRU over organizations); an organization too large for the
+ * bound is answered by SQL instead (load returns undefined).
+ */
+import { LRUCache } from 'lru-cache';
+import { columnBytes, type OfferColumns } from './columns.js';
+
+/** Reads an organization's columns at the current version; undefined when it has more than `maxRows` active offers. */
+export type ColumnLoader = (organizationId: string, maxRows: number) => Promise<OfferColumns | undefined>;
+
+export class OfferColumnsCache {
+  private readonly lru: LRUCache<string, OfferColumns>;
+  private readonly loading = new Map<string, Promise<OfferColumns | undefined>>();
+  /** Organizations found too large, with the version they were counted at. */
+  private readonly tooLarge = new Map<string, string>();
+
+  constructor(private readonly maxBytes: number) {
+    this.lru = new LRUCache<string, OfferColumns>({
+      maxSize: Math.max(1, maxBytes),
+      sizeCalculation: (columns) => columnBytes(columns.rows),
+    });
+  }
+
+  /** The largest organization (in active offers) a snapshot may hold. */
+  get maxRows(): number {
+    return Math.max(0, Math.floor((this.maxBytes - columnBytes(0)) / (columnBytes(1) - columnBytes(0))));
+  }
+
+  /**
+   * The organization's columns at `version` (the database's current one) or a newer one; undefined
+   * when the organization is too large to hold. `load` reads them.
+   */
+  async get(organizationId: string, version: string, load: ColumnLoader): Promise<OfferColumns | undefined> {
+    const held = this.lru.get(organizationId);
+    if (held !== undefined && !isOlder(held.version, version)) return held;
+    const large = this.tooLarge.get(organizationId);
+    if (large !== undefined && !isOlder(large, version)) return undefined;
+    let pending = this.loading.get(organizationId);
+    if (pending === undefined) {
+      pending = load(organizationId, this.maxRows).then(
+        (columns) => {
+          if (columns === undefined) this.tooLarge.set(organizationId, version);
+          else {
+            this.tooLarge.delete(organizationId);
+            this.lru.set(organizationId, columns);
+          }
+          return columns;
+        },
+      );
+      this.loading.set(organizationId, pending);
+      void pending.finally(() => this.loading.delete(organizationId)).catch(() => undefined);
+    }
+    const columns = await pending;
+    // A load that started before this version was current (rare: an import committed meanwhile) is
+    // not good enough: read again.
+    if (columns !== undefined && isOlder(columns.version, version)) return this.get(organizationId, version, load);
+    return columns;
+  }
+}
+
+/** Content versions are decimal bigint text. */
+function isOlder(a: string, b: string): boolean {
+  return BigInt(a) < BigInt(b);
+}

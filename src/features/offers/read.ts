@@ -1,0 +1,332 @@
+/**
+ * Offer reads: one offer by id, and a filtered, sorted page of offers. Only active offers of the
+ * caller's organization exist here. offer_data is never parsed for JSON responses: the stored
+ * offer_data_json is fetched as UTF-8 bytes and copied into the response as it is (for XML it is
+ * decoded and parsed lazily).
+ *
+ * Each offer's body comes from the offer body cache (src/features/offers/body-cache.ts) that buildApp
+ * hands the reader, when it holds the body of the row's current version: every query reads the row's version token
+ * (xmin, version, updated_at: xmin changes with every write of the row), and only bodies that are
+ * missing or stale are read, in one more query. Reading a body means fetching it from out-of-line
+ * storage and decompressing it, most of the database's work for a page.
+ *
+ * A page past the first is read as a "deferred join": the inner query finds the page's offer ids
+ * (and sort keys) in the wanted order, usually from an index alone, and only those rows are then
+ * read. A deep page (OFFSET 4,950) then skips narrow index entries instead of whole rows, and the
+ * planner has no reason to sort thousands of rows. docs/performance.md shows the plans.
+ *
+ * A scoped website (extension E7) sees only the offers of its scope: the lists add the scope's
+ * conditions (src/features/access/scope-sql.ts), one offer by id is read by a statement of its own that
+ * calls the scope rule. Without a scope every query keeps its text.
+ */
+import { sql, type AliasedRawBuilder, type RawBuilder } from 'kysely';
+import type { OfferBodyCache } from './body-cache.js';
+import { prepared } from '../../db/prepared.js';
+import { offerInScopeSql, offerScopeCondition, scopeJson } from '../access/index.js';
+import { DISTANCE, type OfferInclude, type OfferListRequest } from './query/language.js';
+import type { OfferView, OffersPageView } from './model.js';
+import type { Agent, Branch, Investment, Organization } from '../../contract/resources.js';
+import type { Visibility } from '../access/index.js';
+import { findAgentsByIds } from '../catalog/index.js';
+import { findBranchesByIds } from '../catalog/index.js';
+import { findInvestmentsByIds } from '../catalog/index.js';
+import { sortExpression } from './query/sql.js';
+import { filterCondition } from './query/operators-sql.js';
+import { searchCondition, searchRelevance } from './query/search-sql.js';
+import { findOrganization } from '../catalog/index.js';
+import type { ReadDb } from '../../db/readonly.js';
+
+export interface OfferListQuery extends OfferListRequest {
+  /** Limits the list to one investment's offers. */
+  investmentId?: string;
+  include: ReadonlySet<OfferInclude>;
+}
+
+interface OfferRowSlice {
+  offer_id: string;
+  external_id: string;
+  created_at: string;
+  updated_at: string;
+  /** xmin/version/updated_at of the row: equal tokens, equal offer_data. */
+  row_token: string;
+  /** offer_data_json as UTF-8 bytes; null or absent when the body cache holds them. */
+  offer_data_bytes?: Uint8Array | null;
+  version: number;
+  agent_id: string | null;
+  branch_id: string | null;
+  investment_id: string | null;
+  /** How many offers matched, when the page's own statement counted them (see listOffers). */
+  matches?: string;
+}
+
+const rowToken = (alias: 'o' | 'r') =>
+  sql<string>`concat(${sql.ref(`${alias}.xmin`)}, '/', ${sql.ref(`${alias}.version`)}, '/', ${sql.ref(`${alias}.updated_at`)})`;
+
+/**
+ * The columns of an offer response but its body, which withBodies() adds: read in the same query,
+ * the body would be fetched and decompressed for every row a sort looks at, not only the page's.
+ */
+function offerColumns(alias: 'o' | 'r'): AliasedRawBuilder<unknown, string>[] {
+  const col = (name: string) => sql.ref(`${alias}.${name}`);
+  return [
+    sql<string>`${col('offer_id')}`.as('offer_id'),
+    sql<string>`${col('external_id')}`.as('external_id'),
+    sql<string>`${col('created_at')}`.as('created_at'),
+    sql<string>`${col('updated_at')}`.as('updated_at'),
+    rowToken(alias).as('row_token'),
+    sql<number>`${col('version')}`.as('version'),
+    sql<string | null>`${col('agent_id')}`.as('agent_id'),
+    sql<string | null>`${col('branch_id')}`.as('branch_id'),
+    sql<string | null>`${col('investment_id')}`.as('investment_id'),
+  ];
+}
+
+function activeOffersOf(db: ReadDb, visibility: Visibility) {
+  const active = db.selectFrom('offers as o').where('o.organization_id', '=', visibility.organizationId).where('o.is_active', '=', true);
+  const inScope = offerScopeCondition(visibility.scope, 'o');
+  return inScope ? active.where(inScope) : active;
+}
+
+/** The row version token of `o` / `r`, as SQL text (see rowToken). */
+const O_TOKEN = sql<string>`concat(o.xmin, '/', o.version, '/', o.updated_at)`;
+const R_TOKEN = sql<string>`concat(r.xmin, '/', r.version, '/', r.updated_at)`;
+
+/**
+ * The offer reads of the API. buildApp makes one with the process's body cache (without one, every
+ * body is read from the database).
+ */
+export class OfferReader {
+  constructor(
+    private readonly db: ReadDb,
+    private readonly bodies?: OfferBodyCache,
+  ) {}
+
+  /** One active offer the caller may see, or undefined. */
+  find(visibility: Visibility, offerId: string, include: ReadonlySet<OfferInclude>): Promise<OfferView | undefined> {
+    return findOffer(this.db, this.bodies, visibility, offerId, include);
+  }
+
+  /** One page of the active offers the caller may see that match the query. */
+  list(visibility: Visibility, query: OfferListQuery): Promise<OffersPageView> {
+    return listOffers(this.db, this.bodies, visibility, query);
+  }
+}
+
+async function findOffer(
+  db: ReadDb,
+  bodies: OfferBodyCache | undefined,
+  visibility: Visibility,
+  offerId: string,
+  include: ReadonlySet<OfferInclude>,
+): Promise<OfferView | undefined> {
+  const { organizationId, scope } = visibility;
+  // The body only when the cache does not hold the current one (a null token never matches).
+  // Raw SQL with a fixed text: the hottest query of the service, built without a query builder.
+  const held = bodies?.tokenOf(offerId) ?? null;
+  const inScope = scope ? sql`and ${offerInScopeSql(scopeJson(scope), 'o')}` : sql``;
+  const result = await sql<OfferRowSlice>`${prepared(scope ? 'find_offer_scoped' : 'find_offer')}
+    select o.offer_id, o.external_id, o.created_at, o.updated_at, ${O_TOKEN} as row_token, o.version,
+      o.agent_id, o.branch_id, o.investment_id,
+      case when ${O_TOKEN} = ${held}::text then null else convert_to(o.offer_data_json, 'UTF8') end as offer_data_bytes
+    from offers as o
+    where o.organization_id = ${organizationId} and o.is_active and o.offer_id = ${offerId} ${inScope}`.execute(db);
+  const row = result.rows[0];
+  if (!row) return undefined;
+  const rows = await withBodies(db, organizationId, [row], bodies);
+  const [view] = await withRelated(db, visibility, rows, include);
+  return view;
+}
+
+/**
+ * Gives every row its body bytes: from the cache when it holds the row's current version,
+ * otherwise read (all missing ones in one query) and kept.
+ */
+async function withBodies(
+  db: ReadDb,
+  organizationId: string,
+  rows: readonly OfferRowSlice[],
+  bodies: OfferBodyCache | undefined,
+): Promise<OfferRowSlice[]> {
+  const missing: OfferRowSlice[] = [];
+  for (const row of rows) {
+    if (row.offer_data_bytes) {
+      bodies?.set(row.offer_id, row.row_token, asBuffer(row.offer_data_bytes));
+      continue;
+    }
+    const held = bodies?.get(row.offer_id, row.row_token);
+    if (held) row.offer_data_bytes = held;
+    else missing.push(row);
+  }
+  if (missing.length === 0) return [...rows];
+  const read = (
+    await sql<{ offer_id: string; row_token: string; bytes: Uint8Array }>`${prepared('read_offer_bodies')}
+      select r.offer_id, ${R_TOKEN} as row_token, convert_to(r.offer_data_json, 'UTF8') as bytes
+      from offers as r
+      where r.organization_id = ${organizationId} and r.offer_id = any(${missing.map((row) => row.offer_id)}::uuid[])`.execute(db)
+  ).rows;
+  const byId = new Map(read.map((r) => [r.offer_id, r]));
+  for (const row of missing) {
+    const found = byId.get(row.offer_id);
+    if (!found) continue;
+    const bytes = asBuffer(found.bytes);
+    // Read a moment later than its row: an import in between gives the newer body, kept under its own token.
+    bodies?.set(row.offer_id, found.row_token, bytes);
+    row.offer_data_bytes = bytes;
+  }
+  // A row deleted between the two reads has no body; it is left out rather than failing the page.
+  return rows.filter((row) => row.offer_data_bytes);
+}
+
+/** Largest OFFSET we send; a page past it is empty anyway. */
+const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
+
+async function listOffers(
+  db: ReadDb,
+  bodies: OfferBodyCache | undefined,
+  visibility: Visibility,
+  query: OfferListQuery,
+): Promise<OffersPageView> {
+  const { organizationId } = visibility;
+  let matching = activeOffersOf(db, visibility);
+  if (query.investmentId !== undefined) matching = matching.where('o.investment_id', '=', query.investmentId);
+  for (const filter of query.filters) matching = matching.where(filterCondition(filter));
+  if (query.search !== undefined) matching = matching.where(searchCondition(query.search, organizationId));
+
+  // As asked; else the best matches of a search first; else newest first. offer_id breaks ties,
+  // so pages never overlap.
+  const sortKey = query.sort
+    ? sortExpression(query.sort)
+    : query.search !== undefined
+      ? searchRelevance(query.search)
+      : sql.ref('o.created_at');
+  const descending = query.sort ? query.sort.direction === 'desc' : true;
+  const order = (key: RawBuilder<unknown> | ReturnType<typeof sql.ref>) =>
+    query.sort
+      ? sql`${key} ${sql.raw(descending ? 'desc' : 'asc')} nulls last`
+      : sql`${key} desc`;
+
+  const offset = Math.min((query.page - 1) * query.size, MAX_OFFSET);
+  // A search in relevance order, or a distance sort, computes the order of every match anyway (no
+  // index gives it), so the page's statement also counts them; a separate count would find the
+  // matches a second time.
+  const countInPage = query.sort ? query.sort.field.name === DISTANCE.name : query.search !== undefined;
+  const countColumn = countInPage ? [sql<string>`count(*) over ()`.as('matches')] : [];
+  // The first page reads its rows directly (the index gives the order, LIMIT stops early); a later
+  // page first finds its keys past the OFFSET, then reads only those rows (a deferred join). So does
+  // a distance sort's first page: offers_org_location_idx holds the coordinates and offer_id, so
+  // every match is found, measured and ranked from the index alone, and only the page's rows are
+  // read from the table (not the 700 rows of a 3 km circle). And so does a search in relevance
+  // order: the relevance is computed as each match is read and the count keeps only keys, where
+  // selecting the page's columns made the count hold every match's wide row (spilling to disk for
+  // a common word) and compute the relevance afterwards. These are the pages that count in their
+  // statement.
+  const pageQuery =
+    offset === 0 && !countInPage
+      ? matching
+          .select([...offerColumns('o'), ...countColumn])
+          .orderBy(order(sortKey))
+          .orderBy('o.offer_id', 'asc')
+          .limit(query.size)
+      : db
+          .selectFrom(
+            matching
+              .select([sql.ref('o.offer_id').as('offer_id'), sql`${sortKey}`.as('sort_key'), ...countColumn])
+              // By the output column: the key is computed once per match, not again for the sort.
+              .orderBy(order(sql.ref('sort_key')))
+              .orderBy('o.offer_id', 'asc')
+              .limit(query.size)
+              .offset(offset)
+              .as('p'),
+          )
+          .innerJoin('offers as r', 'r.offer_id', 'p.offer_id')
+          .select([...offerColumns('r'), ...(countInPage ? [sql<string>`p.matches`.as('matches')] : [])])
+          // Redundant with the inner query; kept so that no row of another organization can ever join.
+          .where('r.organization_id', '=', organizationId)
+          .orderBy(order(sql.ref('p.sort_key')))
+          .orderBy('p.offer_id', 'asc');
+
+  const countAll = async () => Number((await matching.select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow()).total);
+  const readPage = () => pageQuery.execute() as Promise<unknown> as Promise<OfferRowSlice[]>;
+  let rows: OfferRowSlice[];
+  let total: number;
+  if (countInPage) {
+    rows = await readPage();
+    // A page past the last holds no row to carry the count.
+    total = rows[0]?.matches !== undefined ? Number(rows[0].matches) : offset === 0 ? 0 : await countAll();
+  } else {
+    [total, rows] = await Promise.all([countAll(), readPage()]);
+  }
+  const items = await withBodies(db, organizationId, rows, bodies);
+  return {
+    items: await withRelated(db, visibility, items, query.include),
+    page: query.page,
+    size: query.size,
+    total,
+    pages: total === 0 ? 0 : Math.ceil(total / query.size),
+  };
+}
+
+/**
+ * Loads the included entities of a set of offers (limited to the organization; investments also to
+ * the scope, which in-scope offers satisfy anyway) and builds the views.
+ */
+async function withRelated(
+  db: ReadDb,
+  visibility: Visibility,
+  rows: readonly OfferRowSlice[],
+  include: ReadonlySet<OfferInclude>,
+): Promise<OfferView[]> {
+  if (rows.length === 0) return [];
+  const { organizationId } = visibility;
+  const ids = (pick: (row: OfferRowSlice) => string | null) => [
+    ...new Set(rows.map(pick).filter((id): id is string => id !== null)),
+  ];
+  const none = Promise.resolve(new Map<string, never>());
+  const [agents, branches, investments, organization] = await Promise.all([
+    include.has('agent') ? findAgentsByIds(db, organizationId, ids((r) => r.agent_id)) : none,
+    include.has('branch') ? findBranchesByIds(db, organizationId, ids((r) => r.branch_id)) : none,
+    include.has('investment') ? findInvestmentsByIds(db, visibility, ids((r) => r.investment_id)) : none,
+    include.has('organization') ? findOrganization(db, organizationId) : Promise.resolve(undefined),
+  ]);
+  return rows.map((row) =>
+    toOfferView(row, {
+      agent: (row.agent_id && agents.get(row.agent_id)) || null,
+      branch: (row.branch_id && branches.get(row.branch_id)) || null,
+      investment: (row.investment_id && investments.get(row.investment_id)) || null,
+      organization: organization ?? null,
+    }),
+  );
+}
+
+/** Bytes from the driver (pg: Buffer; PGlite: Uint8Array) as a Buffer, without copying. */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+function toOfferView(
+  row: OfferRowSlice,
+  related: { agent: Agent | null; branch: Branch | null; organization: Organization | null; investment: Investment | null },
+): OfferView {
+  const bytes = asBuffer(row.offer_data_bytes!);
+  let text: string | undefined;
+  let parsed: Record<string, unknown> | undefined;
+  // Decoded only if a renderer asks for the text (XML); JSON copies the bytes.
+  const dataJson = (): string => (text ??= bytes.toString('utf8'));
+  return {
+    offer_id: row.offer_id,
+    external_id: row.external_id,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    // Parsed only if a renderer asks for it (XML); JSON copies the stored bytes.
+    get offer_data(): Record<string, unknown> {
+      parsed ??= JSON.parse(dataJson()) as Record<string, unknown>;
+      return parsed;
+    },
+    get offer_data_json(): string {
+      return dataJson();
+    },
+    offer_data_json_bytes: bytes,
+    version: row.version,
+    ...related,
+  };
+}

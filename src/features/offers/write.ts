@@ -1,0 +1,75 @@
+/**
+ * The offers' writes, for the import (src/import) inside its transaction: offers upserted in
+ * batches with their version and updated_at rule, and the words of their search vectors added to
+ * the search vocabulary.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { WriteCounts } from '../../db/upsert.js';
+import type { SearchVector } from './query/search-text.js';
+
+export interface OfferRowDraft {
+  offer_id: string;
+  organization_id: string;
+  external_id: string;
+  agent_id: string | null;
+  branch_id: string | null;
+  investment_id: string | null;
+  is_active: boolean;
+  /** As the record gives it (stored form), or undefined: keep the stored one / now() when new. */
+  created_at: string | undefined;
+  /** normalized offer_data rendered once; stored as the jsonb offer_data and as offer_data_json. */
+  offer_data_json: string;
+  /** The words the offer is found by (src/features/offers/query/search-text.ts): binary for pg, text for PGlite. */
+  search_vector: SearchVector;
+}
+
+const OFFER_COMPARED = ['external_id', 'agent_id', 'branch_id', 'investment_id', 'is_active', 'offer_data_json'] as const;
+
+/**
+ * Offers start at version 1; a change adds 1 and sets updated_at. created_at is replaced only by a
+ * record that gives one, so rows with and without it go in separate statements. The rendered
+ * offer_data travels once (as text) and becomes the jsonb column in the statement.
+ */
+export async function upsertOffers(db: Kysely<Database>, drafts: readonly OfferRowDraft[]): Promise<WriteCounts> {
+  const a = await upsertOfferRows(db, drafts.filter((d) => d.created_at === undefined), false);
+  const b = await upsertOfferRows(db, drafts.filter((d) => d.created_at !== undefined), true);
+  return { created: a.created + b.created, changed: a.changed + b.changed };
+}
+
+async function upsertOfferRows(db: Kysely<Database>, drafts: readonly OfferRowDraft[], givenCreatedAt: boolean): Promise<WriteCounts> {
+  if (drafts.length === 0) return { created: 0, changed: 0 };
+  const values = drafts.map(
+    (d) =>
+      // Typed parameters: both drivers then send each value as its column's type.
+      sql`(${d.offer_id}::uuid, ${d.organization_id}::uuid, ${d.external_id}::text, ${d.agent_id}::uuid, ${d.branch_id}::uuid,
+        ${d.investment_id}::uuid, ${d.is_active}::boolean, ${d.offer_data_json}::text, ${d.created_at ?? null}::timestamptz,
+        ${d.search_vector}::tsvector)`,
+  );
+  const compared = givenCreatedAt ? [...OFFER_COMPARED, 'created_at'] : [...OFFER_COMPARED];
+  const result = await sql<{ created: boolean }>`
+    insert into offers (offer_id, organization_id, external_id, agent_id, branch_id, investment_id, is_active,
+                        offer_data, offer_data_json, created_at, updated_at, search_vector)
+    select v.offer_id, v.organization_id, v.external_id, v.agent_id, v.branch_id, v.investment_id, v.is_active,
+           v.data::jsonb, v.data, coalesce(v.created_at, now()), now(), v.search_vector
+    from (values ${sql.join(values)})
+      as v (offer_id, organization_id, external_id, agent_id, branch_id, investment_id, is_active, data, created_at,
+            search_vector)
+    on conflict (offer_id) do update set
+      external_id = excluded.external_id, agent_id = excluded.agent_id, branch_id = excluded.branch_id,
+      investment_id = excluded.investment_id, is_active = excluded.is_active, offer_data = excluded.offer_data,
+      offer_data_json = excluded.offer_data_json, search_vector = excluded.search_vector,
+      ${givenCreatedAt ? sql`created_at = excluded.created_at,` : sql``}
+      version = offers.version + 1, updated_at = now()
+    where offers.organization_id = excluded.organization_id
+      and (${sql.join(compared.map((c) => sql.ref(`offers.${c}`)))}) is distinct from (${sql.join(compared.map((c) => sql.ref(`excluded.${c}`)))})
+    returning (xmax = 0) as created`.execute(db);
+  let created = 0;
+  for (const row of result.rows) if (row.created) created += 1;
+  return { created, changed: result.rows.length - created };
+}
+
+/** Adds words to the search vocabulary (search_lexemes); a known word is kept as it is. */
+export async function addSearchLexemes(db: Kysely<Database>, lexemes: readonly string[]): Promise<void> {
+  await sql`insert into search_lexemes (lexeme) select unnest(${lexemes}::text[]) on conflict do nothing`.execute(db);
+}

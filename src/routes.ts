@@ -1,0 +1,50 @@
+/**
+ * The route table: every public URL of the service, in one place, each bound to the operation of
+ * the wing that answers it (src/features/<wing>/http.ts). Every /api/v1 operation is a keyed one
+ * (a test holds every /api/v1 entry to `auth`). GET /docs (Swagger UI) is served by
+ * @fastify/swagger-ui, see http/plugins/openapi.ts.
+ */
+import { route, type RouteEntry } from './http/route-registration.js';
+import { health, openApiDocument, rootRedirect } from './http/service-routes.js';
+import {
+  listAgentsOperation,
+  listBranchAgentsOperation,
+  listBranchesOperation,
+  listInvestmentsOperation,
+  readAgent,
+  readBranch,
+  readInvestment,
+  readOrganization,
+} from './features/catalog/http.js';
+import { listChangesOperation } from './features/change-feed/http.js';
+import { investmentOfferFacetsOperation, offerFacetsOperation } from './features/offers/facets/facets-http.js';
+import { listInvestmentOffers, listOffersOperation, readOffer } from './features/offers/http.js';
+import { offerFieldCatalogue } from './features/offers/meta/meta-http.js';
+
+export type { RouteEntry } from './http/route-registration.js';
+
+export const ROUTES: readonly RouteEntry[] = [
+  route('GET', '/', rootRedirect, { hidden: true }),
+  route('GET', '/health', health),
+  route('GET', '/openapi.json', openApiDocument, { hidden: true }),
+
+  route('GET', '/api/v1/organization', readOrganization),
+  route('GET', '/api/v1/branches', listBranchesOperation),
+  route('GET', '/api/v1/branches/:branch_id', readBranch),
+  route('GET', '/api/v1/branches/:branch_id/agents', listBranchAgentsOperation),
+  route('GET', '/api/v1/agents', listAgentsOperation),
+  route('GET', '/api/v1/agents/:agent_id', readAgent),
+  route('GET', '/api/v1/investments', listInvestmentsOperation),
+  route('GET', '/api/v1/investments/:investment_id', readInvestment),
+  route('POST', '/api/v1/investments/:investment_id/offers', listInvestmentOffers),
+  route('GET', '/api/v1/offers/:offer_id', readOffer),
+  route('POST', '/api/v1/offers', listOffersOperation),
+
+  // Extensions (search): facets and statistics, the field catalogue.
+  route('POST', '/api/v1/offers/facets', offerFacetsOperation),
+  route('POST', '/api/v1/investments/:investment_id/offers/facets', investmentOfferFacetsOperation),
+  route('GET', '/api/v1/meta/offers', offerFieldCatalogue),
+
+  // Extensions (sync): the change feed.
+  route('GET', '/api/v1/changes', listChangesOperation, { uncached: true }),
+];

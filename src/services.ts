@@ -1,0 +1,123 @@
+/**
+ * createServices(): the composition root. Every long-lived collaborator of a running instance is
+ * built here, once, from the configuration and the database: the caches (keys, responses, offer
+ * bodies, offer columns, XML fragments), the content version it serves (polled, and on PostgreSQL
+ * also notified), the offer reader and the webhook sender. buildApp hands them to the HTTP side;
+ * nothing else keeps a registry of its own. start() and stop() bound their background work.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
+import type { DbHandle } from './db/connect.js';
+import type { ReadDb } from './db/readonly.js';
+import { ApiKeyCache, findApiKeyByHash, KeyUsageRecorder, touchApiKeyLastUsed } from './features/access/index.js';
+import { ContentVersion, listenForChanges, readContentVersion } from './features/content-version/index.js';
+import { OfferBodyCache, OfferColumnsCache, OfferReader, OFFER_DATA_FRAGMENT_CHARS } from './features/offers/index.js';
+import { WebhookSender } from './features/webhooks/index.js';
+import { ResponseCache } from './http/caching/response-cache.js';
+import type { Metrics } from './metrics/metrics.js';
+import { FragmentCache } from './xml/fragment-cache.js';
+
+export interface Services {
+  readonly db: DbHandle;
+  /** The HTTP side reads through this handle: a write on it fails to compile. */
+  readonly readDb: ReadDb;
+  /** API key lookups, trusted for KEY_CACHE_TTL_MS (at most 5 s). */
+  readonly keys: ApiKeyCache;
+  /** Records api_keys.last_used_at in the background, the one write of the HTTP side. */
+  readonly keyUsage: KeyUsageRecorder;
+  /** The content version this instance serves; refresh() after changing content in-process. */
+  readonly contentVersion: ContentVersion;
+  /** Whole responses per organization and content version (RESPONSE_CACHE). */
+  readonly responseCache: ResponseCache;
+  /** The offer reads, with this process's offer body cache (OFFER_CACHE_MB). */
+  readonly offers: OfferReader;
+  /** Organizations' offer columns for facet counts; undefined when FACET_COLUMNS_MB is 0. */
+  readonly facetColumns: OfferColumnsCache | undefined;
+  /** Rendered <offer_data> elements (XML answers). */
+  readonly xmlFragments: FragmentCache;
+  /** This instance's webhook sender; undefined with WEBHOOKS=off. wake() it after writing to the outbox in-process. */
+  readonly webhookSender: WebhookSender | undefined;
+  readonly metrics: Metrics | undefined;
+  /** Reads the content version, then starts listening and polling. */
+  start(): Promise<void>;
+  /** Starts the webhook sender (once the instance serves). */
+  startSending(): void;
+  /** Stops the background work and waits for what is under way. */
+  stop(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  /** Where background work logs (the app's logger). */
+  log: FastifyBaseLogger;
+  metrics?: Metrics | undefined;
+}
+
+export function createServices(config: Config, db: DbHandle, options: ServiceOptions): Services {
+  const { log, metrics } = options;
+  const readDb: ReadDb = db.db;
+  const keys = new ApiKeyCache((hash) => findApiKeyByHash(readDb, hash), config.keyCacheTtlMs);
+  const keyUsage = new KeyUsageRecorder((keyId) => touchApiKeyLastUsed(db.db, keyId), log);
+  // Whole responses are cached per organization and content version; every instance polls the
+  // version, so an import empties every instance's cache within one poll interval.
+  const contentVersion = new ContentVersion(() => readContentVersion(readDb), config.contentPollMs);
+  const responseCache = new ResponseCache({ enabled: config.responseCache, maxBytes: config.responseCacheBytes });
+  contentVersion.onChange(() => {
+    responseCache.clear();
+    keys.clear(); // an import may add, change or deactivate keys
+    metrics?.contentChanges.inc();
+  });
+  // Webhook messages written to the outbox (by imports, anywhere) are sent by every running
+  // instance's sender, each by exactly one of them, beside the requests, never in their way.
+  const webhookSender = config.webhooks
+    ? new WebhookSender({
+        db: db.db,
+        log: log.child({ component: 'webhooks' }),
+        pollMs: config.webhookPollMs,
+        timeoutMs: config.webhookTimeoutMs,
+        concurrency: config.webhookConcurrency,
+        schedule: { firstDelayMs: config.webhookRetryFirstMs, maxDelayMs: config.webhookRetryMaxMs, giveUpAfterMs: config.webhookGiveUpAfterMs },
+        ...(metrics ? { onAttempt: (result) => metrics.webhookAttempts.inc({ result }) } : {}),
+      })
+    : undefined;
+  // An import that changed content may have written messages: look at once, not at the next poll.
+  if (webhookSender) contentVersion.onChange(() => webhookSender.wake());
+
+  let listener: { stop(): Promise<void> } | undefined;
+  return {
+    db,
+    readDb,
+    keys,
+    keyUsage,
+    contentVersion,
+    responseCache,
+    // Offer bodies are kept by row version (never stale), whatever RESPONSE_CACHE says.
+    offers: new OfferReader(readDb, config.offerBodyCacheBytes > 0 ? new OfferBodyCache(config.offerBodyCacheBytes) : undefined),
+    // Read at the database's current content version (never stale).
+    facetColumns: config.facetColumnsBytes > 0 ? new OfferColumnsCache(config.facetColumnsBytes) : undefined,
+    xmlFragments: new FragmentCache(OFFER_DATA_FRAGMENT_CHARS),
+    webhookSender,
+    metrics,
+    async start() {
+      metrics?.watchDatabase(db.kind, db.poolUsage);
+      await contentVersion.start();
+      // PostgreSQL tells every instance at once when an import commits (extension E8).
+      if (db.kind === 'postgres' && config.databaseUrl) {
+        listener = listenForChanges({
+          url: config.databaseUrl,
+          onChange: (payload) => (payload === '' ? keys.clear() : contentVersion.observe(payload)),
+          onConnect: () => void contentVersion.refresh(),
+          onError: (error) => log.warn({ err: error.message }, 'change notifications interrupted; polling meanwhile'),
+        });
+      }
+    },
+    startSending() {
+      webhookSender?.start();
+    },
+    async stop() {
+      await webhookSender?.stop();
+      await listener?.stop();
+      contentVersion.stop();
+      await keyUsage.drain();
+    },
+  };
+}
