@@ -20,9 +20,20 @@ export interface Child {
 
 const running = new Set<Child>();
 
-/** Starts a child with piped output (kept in a small ring for diagnostics, never echoed). */
-export function startChild(name: string, command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; echo?: boolean }): Child {
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts a child with piped output (kept in a small ring for diagnostics, never echoed). With
+ * `stdoutFile`, its stdout goes straight to that file instead (the service's request log: a pipe
+ * read by this process would make the benchmark pay for the service's logging twice).
+ */
+export function startChild(
+  name: string,
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; echo?: boolean; stdoutFile?: string },
+): Child {
+  const stdoutFd = options.stdoutFile === undefined ? undefined : fs.openSync(options.stdoutFile, 'w');
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', stdoutFd ?? 'pipe', 'pipe'] });
+  if (stdoutFd !== undefined) fs.closeSync(stdoutFd);
   if (child.pid === undefined) throw new Error(`could not start ${name} (${command})`);
   const lines: string[] = [];
   const keep = (chunk: Buffer) => {
@@ -31,7 +42,7 @@ export function startChild(name: string, command: string, args: readonly string[
     lines.push(...text.split('\n').filter((l) => l.length > 0));
     if (lines.length > 60) lines.splice(0, lines.length - 60);
   };
-  child.stdout!.on('data', keep);
+  child.stdout?.on('data', keep);
   child.stderr!.on('data', keep);
   let ended = false;
   const exited = new Promise<number | string>((resolve) => {
@@ -49,7 +60,7 @@ export function startChild(name: string, command: string, args: readonly string[
     name,
     process: child,
     pid: child.pid,
-    output: () => lines.join('\n'),
+    output: () => [...lines, ...(options.stdoutFile ? tailOf(options.stdoutFile, 30) : [])].join('\n'),
     exited,
     stop: async () => {
       if (!ended) {
@@ -66,6 +77,24 @@ export function startChild(name: string, command: string, args: readonly string[
   running.add(handle);
   void exited.then(() => running.delete(handle));
   return handle;
+}
+
+/** The last `count` lines of a file (the end of a log written by a child), or none. */
+function tailOf(file: string, count: number): string[] {
+  try {
+    const size = fs.statSync(file).size;
+    const fd = fs.openSync(file, 'r');
+    try {
+      const length = Math.min(size, 64 * 1024);
+      const buffer = Buffer.alloc(length);
+      fs.readSync(fd, buffer, 0, length, size - length);
+      return buffer.toString('utf8').split('\n').filter((l) => l.length > 0).slice(-count);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return [];
+  }
 }
 
 /** Stops every child still running (the end of a run, or an interruption). */

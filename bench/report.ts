@@ -76,6 +76,8 @@ export interface BenchReport {
     readonly warmupSeconds: number;
     readonly durationSeconds: number;
     readonly rounds: number;
+    /** LOG_LEVEL of the measured service (info: one log line per request, as in production). */
+    readonly serviceLogLevel?: string;
   };
   readonly catalog: {
     readonly offers: number;
@@ -224,7 +226,8 @@ export function toMarkdown(report: BenchReport): string {
   );
   lines.push(
     `Load: autocannon ${m.autocannon}, ${report.settings.connections} connections over loopback, ${report.settings.warmupSeconds} s warm-up, ` +
-      `${report.settings.durationSeconds} s measured, ${report.settings.rounds} round(s) alternating floor and service; figures are medians of the rounds.`,
+      `${report.settings.durationSeconds} s measured, ${report.settings.rounds} round(s) alternating floor and service; figures are medians of the rounds. ` +
+      `The service logs at ${report.settings.serviceLogLevel ?? 'warn'}${report.settings.serviceLogLevel === 'info' ? ' (one line per request, to a file)' : ''}.`,
   );
   lines.push('');
   for (const floor of report.floor) {

@@ -84,9 +84,12 @@ if (args.help) {
   --connections N    concurrent connections (default 50)
   --only ID,ID       only these scenarios (organization, branches, offer-json, offer-xml, offer-include,
                      list-default, list-filtered, list-deep, investment-offers, revalidate-304,
-                     unauthorized-401, page100-json, page100-xml, search-box, radius, facets,
+                     unauthorized-401, invalid-key-401, page100-json, page100-xml, search-box, radius, facets,
                      changes)
   --keep-catalog     keep the generated NDJSON in bench/results/tmp/
+
+A run with --only writes bench/results/latest-partial.* (the published latest.* stay as they are).
+The service logs at BENCH_LOG_LEVEL (default info, as it runs in production: one line per request).
 
 DATABASE_URL names the PostgreSQL server (default ${DEFAULT_SERVER_URL});
 a throwaway database is created on it and dropped at the end.
@@ -105,6 +108,12 @@ const settings = {
   prePassMaxSeconds: quick ? 0.5 : undefined,
   connections: num(args.connections, 50),
 };
+/**
+ * The service logs as operators run it: one line per request at the default level (info), to a
+ * file (bench/results/tmp/service-<mode>.log, deleted at the end). BENCH_LOG_LEVEL=warn measures
+ * it without request lines.
+ */
+const serviceLogLevel = process.env.BENCH_LOG_LEVEL?.trim() || 'info';
 for (const [name, value] of Object.entries(settings)) {
   if (value === undefined) continue;
   if (!Number.isFinite(value) || value < 0 || (name !== 'warmupSeconds' && value === 0)) {
@@ -126,6 +135,7 @@ const mb = (kb: number) => kb / 1024;
 
 let database: ThrowawayDatabase | undefined;
 let catalogFile: string | undefined;
+const serviceLogs: string[] = [];
 let cleaning: Promise<void> | undefined;
 
 function cleanup(): Promise<void> {
@@ -138,6 +148,7 @@ function cleanup(): Promise<void> {
       );
     }
     if (catalogFile && !args['keep-catalog']) fs.rmSync(catalogFile, { force: true });
+    for (const file of serviceLogs) fs.rmSync(file, { force: true });
   })();
   return cleaning;
 }
@@ -255,15 +266,19 @@ async function startFloor(): Promise<{ child: Child; origin: string }> {
 
 async function startService(mode: CacheMode, url: string): Promise<{ child: Child; origin: string }> {
   const port = await freePort();
+  fs.mkdirSync(TMP_DIR, { recursive: true });
+  const logFile = path.join(TMP_DIR, `service-${mode}.log`);
+  serviceLogs.push(logFile);
   const child = startChild(`service (cache ${mode})`, process.execPath, [path.join(ROOT, 'dist', 'server.js')], {
     cwd: ROOT,
+    stdoutFile: logFile,
     env: {
       ...process.env,
       NODE_ENV: 'production',
       DATABASE_URL: url,
       HOST: '127.0.0.1',
       PORT: String(port),
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: serviceLogLevel,
       RESPONSE_CACHE: mode,
     },
   });
@@ -468,6 +483,7 @@ async function main(): Promise<void> {
       warmupSeconds: settings.warmupSeconds,
       durationSeconds: settings.durationSeconds,
       rounds: settings.rounds,
+      serviceLogLevel,
     },
     catalog: {
       offers: manifest.offers,
@@ -487,7 +503,8 @@ async function main(): Promise<void> {
   };
   const report: BenchReport = { ...partial, targets: evaluateTargets(partial) };
 
-  const stem = quick ? 'latest-quick' : 'latest';
+  // A partial run (--only) never replaces the published full report.
+  const stem = only ? 'latest-partial' : quick ? 'latest-quick' : 'latest';
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
   const markdown = toMarkdown(report);
   fs.writeFileSync(path.join(RESULTS_DIR, `${stem}.md`), markdown);

@@ -35,6 +35,13 @@ function auth(org: OrganizationManifest): Record<string, string> {
   return { authorization: org.key };
 }
 
+/** Keys shaped like the service's own (ecs_ and 43 URL-safe characters) that no website holds. */
+function unknownKeys(count: number): string[] {
+  const random = new Random('bench-scenario:unknown-keys');
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  return Array.from({ length: count }, () => `ecs_${Array.from({ length: 43 }, () => alphabet[random.int(0, alphabet.length - 1)]).join('')}`);
+}
+
 function post(org: OrganizationManifest, path: string, body: unknown, extra: Record<string, string> = {}): RequestSpec {
   return { method: 'POST', path, headers: { ...auth(org), ...JSON_HEADERS, ...extra }, body: Buffer.from(JSON.stringify(body)) };
 }
@@ -372,6 +379,15 @@ export function buildScenarios(manifest: CatalogManifest, settings: ScenarioSett
       expectedStatus: 401,
       prepare: fixed([{ method: 'GET', path: '/api/v1/organization', headers: {} }]),
       check: jsonCheck(401, (json) => (json.detail === 'API key is required' ? undefined : `unexpected body ${JSON.stringify(json)}`)),
+    },
+    {
+      id: 'invalid-key-401',
+      label: 'GET organization with an unknown key → 401',
+      expectedStatus: 401,
+      // What a flood of guessed keys looks like: well-formed keys that no website holds, a few
+      // hundred of them, each looked up once and then remembered as unknown (src/features/access).
+      prepare: fixed(unknownKeys(256).map((key) => ({ method: 'GET', path: '/api/v1/organization', headers: { authorization: key } }))),
+      check: jsonCheck(401, (json) => (json.detail === 'Invalid API key' ? undefined : `unexpected body ${JSON.stringify(json)}`)),
     },
     {
       id: 'page100-json',

@@ -15,6 +15,7 @@ import { DataDirBusyError, LOCK_FILE, lockDataDir } from './db/data-dir-lock.js'
 import { migrateToLatest } from './db/migrator.js';
 import { serveControlSocket, type ControlSocket } from './cli/control-socket.js';
 import { loadDemo } from './demo/index.js';
+import { bufferedStdout } from './http/plugins/log-destination.js';
 import { aggregateWorkers, askPrimary } from './metrics/cluster.js';
 import { createMetrics, METRICS_CONTENT_TYPE } from './metrics/metrics.js';
 import { serveMetrics, type MetricsListener, type MetricsText } from './metrics/serve.js';
@@ -161,10 +162,12 @@ async function serve(config: Config): Promise<void> {
   await migrateToLatest(handle.db);
   const demo = firstStart ? await loadDemo(handle.db) : undefined;
 
+  const logDestination = bufferedStdout();
   const app = await buildApp({
     config,
     db: handle,
-    logger: { level: config.logLevel },
+    // Buffered and asynchronous: a blocking write per request line cost more than the cheapest answers.
+    logger: { level: config.logLevel, stream: logDestination.stream },
     metrics,
     ...(metrics && worker ? { metricsText: askPrimary() } : {}),
   });
@@ -227,6 +230,12 @@ async function serve(config: Config): Promise<void> {
     });
   }
   const address = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+  // The lines logged so far first (they are buffered), so that the banner comes after "listening".
+  try {
+    logDestination.stream.flushSync();
+  } catch {
+    // an unwritable standard output: the lines go when they can
+  }
   if (demo) printDemoWelcome(config, demo, address);
   else if (embedded) printKeyHint(await firstWebsites(handle.db, 2), address);
 }
