@@ -65,6 +65,9 @@ const offerQuery: PartReader<{ include: Set<OfferInclude>; fields: FieldSelectio
   },
 };
 
+/** A list's 200: the page, or with `fields` the sparse page. */
+const PAGE_ANSWER = Type.Union([Type.Ref('OffersResponse'), Type.Ref('SparseOffersResponse')]);
+
 /** The body of the offer lists. */
 const listBody: PartReader<OfferListRequest> = { schema: OffersRequestBodySchema, read: checkOffersBody };
 
@@ -78,7 +81,7 @@ export const readOffer = keyedOperation({
   tags: ['offers'],
   params: OfferIdParams,
   query: offerQuery,
-  responses: { 200: jsonOrXml('The offer', Type.Ref('Offer')), ...errorResponses('Offer not found') },
+  responses: { 200: jsonOrXml('The offer (with `fields`, a SparseOffer)', Type.Union([Type.Ref('Offer'), Type.Ref('SparseOffer')])), ...errorResponses('Offer not found') },
   serializers: offerSerializers,
   async handle({ params, query: { include, fields } }, ctx) {
     const format = negotiate(ctx);
@@ -95,7 +98,7 @@ export const listOffersOperation = keyedOperation({
   tags: ['offers'],
   query: includeQuery,
   body: listBody,
-  responses: { 200: jsonOrXml('One page of offers', Type.Ref('OffersResponse')), ...errorResponses(undefined, { body: true }) },
+  responses: { 200: jsonOrXml('One page of offers (with `fields`, a SparseOffersResponse)', PAGE_ANSWER), ...errorResponses(undefined, { body: true }) },
   serializers: pageSerializers,
   async handle({ query: include, body: request }, ctx) {
     const format = negotiate(ctx);
@@ -115,7 +118,7 @@ export const listInvestmentOffers = keyedOperation({
   params: InvestmentIdParams,
   query: includeQuery,
   body: listBody,
-  responses: { 200: jsonOrXml('One page of offers', Type.Ref('OffersResponse')), ...errorResponses('Investment not found', { body: true }) },
+  responses: { 200: jsonOrXml('One page of offers (with `fields`, a SparseOffersResponse)', PAGE_ANSWER), ...errorResponses('Investment not found', { body: true }) },
   serializers: pageSerializers,
   async handle({ params, query: include, body: request }, ctx) {
     const format = negotiate(ctx);

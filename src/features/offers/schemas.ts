@@ -4,7 +4,7 @@
  * them in /openapi.json.
  */
 import Type, { type TSchema } from 'typebox';
-import { Nullable } from '../../contract/resources.js';
+import { Nullable, OfferDataSchema, OfferSchema, OffersPageSchema } from '../../contract/resources.js';
 import {
   MAX_FILTERS,
   MAX_POLYGON_POINTS,
@@ -182,4 +182,26 @@ export const OffersRequestBodySchema = Type.Object(
     fields: Type.Optional(Nullable(FieldsSchema)),
   },
   { $id: 'OffersRequestBody', title: 'OffersRequestBody', examples: [OFFERS_REQUEST_EXAMPLE] },
+);
+
+// ---------------------------------------------------------------------------------------------
+// Sparse answers (extension E13): an offer whose offer_data holds only the fields asked for.
+
+export const SparseOfferDataSchema = Type.Object(
+  Object.fromEntries(Object.entries(OfferDataSchema.properties).map(([name, schema]) => [name, Type.Optional(schema)])),
+  {
+    $id: 'SparseOfferData',
+    title: 'SparseOfferData',
+    description: 'offer_data with `fields` (extension E13): only the fields asked for, in the field catalogue\'s order.',
+  },
+);
+
+export const SparseOfferSchema = Type.Object(
+  { ...OfferSchema.properties, offer_data: Type.Ref('SparseOfferData') },
+  { $id: 'SparseOffer', title: 'SparseOffer', description: 'An offer answered with `fields`: every key of Offer; offer_data cut down.' },
+);
+
+export const SparseOffersPageSchema = Type.Object(
+  { ...OffersPageSchema.properties, items: Type.Array(Type.Ref('SparseOffer')) },
+  { $id: 'SparseOffersResponse', title: 'SparseOffersResponse', description: 'An offer page answered with `fields`.' },
 );
