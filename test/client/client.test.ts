@@ -21,6 +21,8 @@ import {
   type Investment,
   type Offer,
   type OffersResponse,
+  type SparseOffer,
+  type SparseOffersResponse,
   type Organization,
 } from '../../packages/client/src/index.js';
 import { recordWebsiteChanges } from '../../src/features/change-feed/write.js';
@@ -148,7 +150,7 @@ describe('every operation through the client', () => {
         filters: [{ field: 'price', operator: 'gte', value: 400000 }],
       },
     });
-    expectTypeOf(data).toEqualTypeOf<OffersResponse | undefined>();
+    expectTypeOf(data).toEqualTypeOf<OffersResponse | SparseOffersResponse | undefined>();
     expect(data!.page).toBe(1);
     expect(data!.size).toBe(2);
     expect(data!.items.length).toBe(2);
@@ -203,7 +205,7 @@ describe('every operation through the client', () => {
     const one = await estate.GET('/api/v1/offers/{offer_id}', {
       params: { path: { offer_id: OFFER.krakowFull }, query: { include: ['agent', 'branch', 'organization', 'investment'] } },
     });
-    expectTypeOf(one.data).toEqualTypeOf<Offer | undefined>();
+    expectTypeOf(one.data).toEqualTypeOf<Offer | SparseOffer | undefined>();
     expect(one.data!.offer_id).toBe(OFFER.krakowFull);
     expect(one.data!.organization!.organization_id).toBe(ORG_A);
     expect(one.data!.investment!.investment_id).toBe(INVESTMENT.zielone);
@@ -227,7 +229,7 @@ describe('every operation through the client', () => {
       params: { path: { investment_id: INVESTMENT.zielone } },
       body: { pagination: { size: 50 }, sorting: { field: 'price', direction: 'desc' } },
     });
-    expectTypeOf(data).toEqualTypeOf<OffersResponse | undefined>();
+    expectTypeOf(data).toEqualTypeOf<OffersResponse | SparseOffersResponse | undefined>();
     expect(ids(data!.items)).toContain(OFFER.krakowFull);
     expect(ids(data!.items)).not.toContain(OFFER.warszawa);
 

@@ -24,6 +24,13 @@ export type Investment = Schemas['Investment'];
 export type Offer = Schemas['Offer'];
 export type OfferData = Schemas['OfferData'];
 export type OffersResponse = Schemas['OffersResponse'];
+/**
+ * An offer / a page answered with `fields` (sparse fields): offer_data holds only the named fields.
+ * Every Offer is a SparseOffer, so code that renders either takes a SparseOffer.
+ */
+export type SparseOffer = Schemas['SparseOffer'];
+export type SparseOfferData = Schemas['SparseOfferData'];
+export type SparseOffersResponse = Schemas['SparseOffersResponse'];
 export type FacetsResponse = Schemas['FacetsResponse'];
 export type FieldCatalogue = Schemas['FieldCatalogue'];
 export type Change = Schemas['Change'];

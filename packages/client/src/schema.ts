@@ -223,6 +223,10 @@ export interface paths {
          *     **Include** (query, optional): `include=agent,branch,organization,investment` (comma-separated and/or repeated)
          *     embeds those entities; not included or not linked: `null`.
          *
+         *     **Fields** (optional, extension E13): `"fields": ["title", "price", "photos_urls"]` keeps only those offer_data
+         *     fields in each offer's `offer_data`, in the field catalogue's order; every other key of the offer and the page stays.
+         *     An unknown name is a 422 at `["body", "fields", <index>]` with a did-you-mean. Absent or `null`: every field.
+         *
          *     **Format**: JSON by default; `Accept: application/xml` returns the same page as XML.
          */
         post: operations["list_investment_offers"];
@@ -241,7 +245,7 @@ export interface paths {
         };
         /**
          * One offer
-         * @description One active offer of the organization. `include` embeds related entities. `Accept: application/xml` returns it as XML (root `<offer>`). Inactive offers answer 404.
+         * @description One active offer of the organization. `include` embeds related entities; `fields` keeps only the named offer_data fields (extension E13). `Accept: application/xml` returns it as XML (root `<offer>`). Inactive offers answer 404.
          */
         get: operations["get_offer"];
         put?: never;
@@ -296,6 +300,10 @@ export interface paths {
          *
          *     **Include** (query, optional): `include=agent,branch,organization,investment` (comma-separated and/or repeated)
          *     embeds those entities; not included or not linked: `null`.
+         *
+         *     **Fields** (optional, extension E13): `"fields": ["title", "price", "photos_urls"]` keeps only those offer_data
+         *     fields in each offer's `offer_data`, in the field catalogue's order; every other key of the offer and the page stays.
+         *     An unknown name is a 422 at `["body", "fields", <index>]` with a did-you-mean. Absent or `null`: every field.
          *
          *     **Format**: JSON by default; `Accept: application/xml` returns the same page as XML.
          */
@@ -1258,6 +1266,255 @@ export interface components {
             includes: string[];
             sort_fields: string[];
         };
+        /**
+         * SparseOfferData
+         * @description offer_data with `fields` (extension E13): only the fields asked for, in the field catalogue's order.
+         */
+        SparseOfferData: {
+            price?: number | null;
+            price_currency?: string | null;
+            price_per_meter?: number | null;
+            property_size?: number | null;
+            administrative_rent?: number | null;
+            rooms?: number | null;
+            market_type?: string | null;
+            building_type?: string | null;
+            kitchen_type?: string | null;
+            building_stage?: string | null;
+            building_material?: string | null;
+            roof_material?: string | null;
+            windows_material?: string | null;
+            year_built?: number | null;
+            floor_no_lower_bound?: number | null;
+            total_levels_in_building_lower_bound?: number | null;
+            levels?: number | null;
+            bathroom_count?: number | null;
+            ownership_type?: string | null;
+            has_land_and_mortgage_register?: boolean | null;
+            sewage?: string | null;
+            water_access?: string | null;
+            heating?: string | null;
+            has_cable_telephone_access?: boolean | null;
+            has_cable_television_access?: boolean | null;
+            has_cable_internet_access?: boolean | null;
+            has_electricity_access?: boolean | null;
+            has_gas_access?: boolean | null;
+            has_high_voltage_plug?: boolean | null;
+            parking?: string | null;
+            parking_lots?: number | null;
+            has_balcony?: boolean | null;
+            has_terrace?: boolean | null;
+            has_garden?: boolean | null;
+            has_storage?: boolean | null;
+            has_basement?: boolean | null;
+            has_elevator?: boolean | null;
+            is_furnished?: boolean | null;
+            has_air_conditioning?: boolean | null;
+            is_gated_community?: boolean | null;
+            has_anti_theft_protection?: boolean | null;
+            available_from_date?: string | null;
+            address_country?: string | null;
+            address_county?: string | null;
+            address_community?: string | null;
+            address_city?: string | null;
+            address_district?: string | null;
+            address_subdistrict?: string | null;
+            address_street?: string | null;
+            address_street_number?: string | null;
+            address_flat_number?: string | null;
+            address_postcode?: string | null;
+            community_type?: string | null;
+            location_latitude?: number | null;
+            location_longitude?: number | null;
+            location_approximation?: number | null;
+            title?: string | null;
+            description?: string | null;
+            film_url?: string | null;
+            virtual_walk_url?: string | null;
+            address_state?: string | null;
+            offer_type?: string | null;
+            property_condition?: string | null;
+            id?: string | null;
+            external_id?: string | null;
+            photos_urls?: string[] | null;
+            date_modified?: string | null;
+            date_posted?: string | null;
+            description_clean_text?: string | null;
+            floor_plan_urls?: string[] | null;
+        };
+        /**
+         * SparseOffer
+         * @description An offer answered with `fields`: every key of Offer; offer_data cut down.
+         */
+        SparseOffer: {
+            /** Format: uuid */
+            offer_id: string;
+            /** @description External reference of the offer (CRM id). */
+            external_id: string;
+            /**
+             * Format: date-time
+             * @example 2025-01-31T09:15:00.123456Z
+             */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            offer_data: components["schemas"]["SparseOfferData"];
+            /** @description Grows by 1 whenever an import changes the offer. */
+            version: number;
+            agent: {
+                /** Format: uuid */
+                agent_id: string;
+                webpage_id: string | null;
+                /** Format: uuid */
+                organization_id: string;
+                branch_id: string | null;
+                email: string | null;
+                phone_number: string | null;
+                first_name: string | null;
+                last_name: string | null;
+                avatar_url: string | null;
+                job_title: string | null;
+                description: string | null;
+                cover_image_url: string | null;
+                profile_image_url: string | null;
+            } | null;
+            branch: {
+                /** Format: uuid */
+                branch_id: string;
+                /**
+                 * Format: uuid
+                 * @description The associated webpage.
+                 */
+                webpage_id: string;
+                /** Format: uuid */
+                organization_id: string;
+                name: string;
+                description: string | null;
+                address: string | null;
+                cover_image_url: string | null;
+                logo_url: string | null;
+                email: string | null;
+                phone_number: string | null;
+                open_time: {
+                    monday: {
+                        /** @description HH:MM, 24-hour */
+                        from_time: string;
+                        /** @description HH:MM, 24-hour */
+                        to_time: string;
+                    }[];
+                    tuesday: {
+                        /** @description HH:MM, 24-hour */
+                        from_time: string;
+                        /** @description HH:MM, 24-hour */
+                        to_time: string;
+                    }[];
+                    wednesday: {
+                        /** @description HH:MM, 24-hour */
+                        from_time: string;
+                        /** @description HH:MM, 24-hour */
+                        to_time: string;
+                    }[];
+                    thursday: {
+                        /** @description HH:MM, 24-hour */
+                        from_time: string;
+                        /** @description HH:MM, 24-hour */
+                        to_time: string;
+                    }[];
+                    friday: {
+                        /** @description HH:MM, 24-hour */
+                        from_time: string;
+                        /** @description HH:MM, 24-hour */
+                        to_time: string;
+                    }[];
+                    saturday: {
+                        /** @description HH:MM, 24-hour */
+                        from_time: string;
+                        /** @description HH:MM, 24-hour */
+                        to_time: string;
+                    }[];
+                    sunday: {
+                        /** @description HH:MM, 24-hour */
+                        from_time: string;
+                        /** @description HH:MM, 24-hour */
+                        to_time: string;
+                    }[];
+                } | null;
+                location: {
+                    address_city: string | null;
+                    address_community: string | null;
+                    address_country: string | null;
+                    address_county: string | null;
+                    address_district: string | null;
+                    address_subdistrict: string | null;
+                    address_state: string | null;
+                    address_street: string | null;
+                    address_street_number: string | null;
+                    address_flat_number: string | null;
+                    address_zip_code: string | null;
+                    community_type: string | null;
+                    location_latitude: number | null;
+                    location_longitude: number | null;
+                    location_approximation: number | null;
+                } | null;
+            } | null;
+            organization: {
+                /** Format: uuid */
+                organization_id: string;
+                name: string;
+                legal_name: string | null;
+                nip: string | null;
+                logo_url: string | null;
+                address: string | null;
+                website: string | null;
+                phone_number: string | null;
+                description: string | null;
+                cover_image_url: string | null;
+                location: {
+                    address_city: string | null;
+                    address_community: string | null;
+                    address_country: string | null;
+                    address_county: string | null;
+                    address_district: string | null;
+                    address_subdistrict: string | null;
+                    address_state: string | null;
+                    address_street: string | null;
+                    address_street_number: string | null;
+                    address_flat_number: string | null;
+                    address_zip_code: string | null;
+                    community_type: string | null;
+                    location_latitude: number | null;
+                    location_longitude: number | null;
+                    location_approximation: number | null;
+                } | null;
+                social_media_links: string[] | null;
+                contact_email: string | null;
+            } | null;
+            investment: {
+                /** Format: uuid */
+                investment_id: string;
+                webpage_id: string | null;
+                /** Format: uuid */
+                organization_id: string;
+                name: string;
+                description: string | null;
+                is_active: boolean;
+            } | null;
+        };
+        /**
+         * SparseOffersResponse
+         * @description An offer page answered with `fields`.
+         */
+        SparseOffersResponse: {
+            items: components["schemas"]["SparseOffer"][];
+            /** @description Current page number (from 1). */
+            page: number;
+            /** @description Number of items per page. */
+            size: number;
+            /** @description Total number of matching offers. */
+            total: number;
+            /** @description Total number of pages: ceil(total / size), 0 when total is 0. */
+            pages: number;
+        };
         /** Change */
         Change: {
             /** @description Opaque; the position just after this change. Strictly increasing in feed order. */
@@ -2097,18 +2354,19 @@ export interface operations {
                     sorting?: (components["schemas"]["Sorting"] | components["schemas"]["DistanceSorting"]) | null;
                     filters?: (components["schemas"]["Filter"] | components["schemas"]["GeoFilter"])[] | null;
                     search?: string | null;
+                    fields?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description One page of offers */
+            /** @description One page of offers (with `fields`, a SparseOffersResponse) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OffersResponse"];
-                    "application/xml": components["schemas"]["OffersResponse"];
+                    "application/json": components["schemas"]["OffersResponse"] | components["schemas"]["SparseOffersResponse"];
+                    "application/xml": components["schemas"]["OffersResponse"] | components["schemas"]["SparseOffersResponse"];
                 };
             };
             /** @description The body cannot be read: not UTF-8, or nested too deep. (A body that is not JSON, or JSON of the wrong shape, is a 422.) */
@@ -2192,6 +2450,13 @@ export interface operations {
                  *     ]
                  */
                 include?: string[];
+                /**
+                 * @description Sparse fields (extension E13): `offer_data` holds only these offer_data fields, in the field catalogue's order (`GET /api/v1/meta/offer-fields`); the offer's other keys stay. An unknown name is a 422 at its index, with a did-you-mean. Absent or null: every field, as without this key. Comma-separated (`fields=title,price`) and/or repeated.
+                 * @example [
+                 *       "title,price,property_size,rooms,address_city,photos_urls"
+                 *     ]
+                 */
+                fields?: string[];
             };
             header?: never;
             path: {
@@ -2202,14 +2467,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The offer */
+            /** @description The offer (with `fields`, a SparseOffer) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Offer"];
-                    "application/xml": components["schemas"]["Offer"];
+                    "application/json": components["schemas"]["Offer"] | components["schemas"]["SparseOffer"];
+                    "application/xml": components["schemas"]["Offer"] | components["schemas"]["SparseOffer"];
                 };
             };
             /** @description No usable API key: "API key is required" (no key), "Invalid API key" (unknown key) or "API key is not active" (deactivated or expired). */
@@ -2331,18 +2596,19 @@ export interface operations {
                     sorting?: (components["schemas"]["Sorting"] | components["schemas"]["DistanceSorting"]) | null;
                     filters?: (components["schemas"]["Filter"] | components["schemas"]["GeoFilter"])[] | null;
                     search?: string | null;
+                    fields?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description One page of offers */
+            /** @description One page of offers (with `fields`, a SparseOffersResponse) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OffersResponse"];
-                    "application/xml": components["schemas"]["OffersResponse"];
+                    "application/json": components["schemas"]["OffersResponse"] | components["schemas"]["SparseOffersResponse"];
+                    "application/xml": components["schemas"]["OffersResponse"] | components["schemas"]["SparseOffersResponse"];
                 };
             };
             /** @description The body cannot be read: not UTF-8, or nested too deep. (A body that is not JSON, or JSON of the wrong shape, is a 422.) */
