@@ -21,6 +21,7 @@ import {
   type Investment,
   type Offer,
   type OffersResponse,
+  type SimilarOffersResponse,
   type SparseOffer,
   type SparseOffersResponse,
   type Organization,
@@ -276,6 +277,21 @@ describe('every operation through the client', () => {
     });
     expect(missing.response.status).toBe(404);
     expect(missing.error).toEqual({ detail: 'Investment not found' });
+  });
+
+  it('GET /api/v1/offers/{offer_id}/similar (extension): neighbours with scores and sparse fields', async () => {
+    const { data } = await estate.GET('/api/v1/offers/{offer_id}/similar', {
+      params: { path: { offer_id: OFFER.krakowFull }, query: { size: 3, fields: ['title,price'] } },
+    });
+    expectTypeOf(data).toEqualTypeOf<SimilarOffersResponse | undefined>();
+    expect(data!.size).toBe(3);
+    expect(data!.items.length).toBeGreaterThan(0);
+    for (const item of data!.items) {
+      expect(item.offer_id).not.toBe(OFFER.krakowFull);
+      expect(Object.keys(item.offer_data)).toEqual(['price', 'title']);
+    }
+    const missing = await estate.GET('/api/v1/offers/{offer_id}/similar', { params: { path: { offer_id: OFFER.otherOrg } } });
+    expect(missing.response.status).toBe(404);
   });
 
   it('GET /api/v1/meta/offers (extension): the field catalogue', async () => {

@@ -31,6 +31,9 @@ export type OffersResponse = Schemas['OffersResponse'];
 export type SparseOffer = Schemas['SparseOffer'];
 export type SparseOfferData = Schemas['SparseOfferData'];
 export type SparseOffersResponse = Schemas['SparseOffersResponse'];
+/** GET /api/v1/offers/{offer_id}/similar: offers with their score. */
+export type SimilarOffer = Schemas['SimilarOffer'];
+export type SimilarOffersResponse = Schemas['SimilarOffersResponse'];
 export type FacetsResponse = Schemas['FacetsResponse'];
 export type FieldCatalogue = Schemas['FieldCatalogue'];
 export type Change = Schemas['Change'];

@@ -376,6 +376,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/offers/{offer_id}/similar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Offers similar to one offer
+         * @description Up to `size` (1 to 24, default 6) other active offers this key may see, of the same `offer_type` (an offer without one: those without one), best first, each with its `score` (0 to 1, 4 decimals), ties by `offer_id`. The score is a weighted sum of five parts, each 0 when either offer lacks the value: same investment (0.3), distance (0.25; 1 / (1 + km / 2)), price (0.2; 1 - |a - b| / max(a, b)), rooms (0.15; 1 - |a - b| / 2, at least 0) and property size (0.1; as price). Deterministic: the same data gives the same list. `fields` cuts each offer_data as on `GET /api/v1/offers/{offer_id}`. An offer this key cannot see answers 404, as there. JSON only.
+         */
+        get: operations["similar_offers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/changes": {
         parameters: {
             query?: never;
@@ -1514,6 +1534,201 @@ export interface components {
             total: number;
             /** @description Total number of pages: ceil(total / size), 0 when total is 0. */
             pages: number;
+        };
+        /**
+         * SimilarOffer
+         * @description An offer (offer_data cut by `fields` when given) and its score.
+         */
+        SimilarOffer: {
+            /** Format: uuid */
+            offer_id: string;
+            /** @description External reference of the offer (CRM id). */
+            external_id: string;
+            /**
+             * Format: date-time
+             * @example 2025-01-31T09:15:00.123456Z
+             */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            offer_data: components["schemas"]["SparseOfferData"];
+            /** @description Grows by 1 whenever an import changes the offer. */
+            version: number;
+            agent: {
+                /** Format: uuid */
+                agent_id: string;
+                webpage_id: string | null;
+                /** Format: uuid */
+                organization_id: string;
+                branch_id: string | null;
+                email: string | null;
+                phone_number: string | null;
+                first_name: string | null;
+                last_name: string | null;
+                avatar_url: string | null;
+                job_title: string | null;
+                description: string | null;
+                cover_image_url: string | null;
+                profile_image_url: string | null;
+            } | null;
+            branch: {
+                /** Format: uuid */
+                branch_id: string;
+                /**
+                 * Format: uuid
+                 * @description The associated webpage.
+                 */
+                webpage_id: string;
+                /** Format: uuid */
+                organization_id: string;
+                name: string;
+                description: string | null;
+                address: string | null;
+                cover_image_url: string | null;
+                logo_url: string | null;
+                email: string | null;
+                phone_number: string | null;
+                open_time: {
+                    monday: {
+                        /** @description HH:MM, 24-hour */
+                        from_time: string;
+                        /** @description HH:MM, 24-hour */
+                        to_time: string;
+                    }[];
+                    tuesday: {
+                        /** @description HH:MM, 24-hour */
+                        from_time: string;
+                        /** @description HH:MM, 24-hour */
+                        to_time: string;
+                    }[];
+                    wednesday: {
+                        /** @description HH:MM, 24-hour */
+                        from_time: string;
+                        /** @description HH:MM, 24-hour */
+                        to_time: string;
+                    }[];
+                    thursday: {
+                        /** @description HH:MM, 24-hour */
+                        from_time: string;
+                        /** @description HH:MM, 24-hour */
+                        to_time: string;
+                    }[];
+                    friday: {
+                        /** @description HH:MM, 24-hour */
+                        from_time: string;
+                        /** @description HH:MM, 24-hour */
+                        to_time: string;
+                    }[];
+                    saturday: {
+                        /** @description HH:MM, 24-hour */
+                        from_time: string;
+                        /** @description HH:MM, 24-hour */
+                        to_time: string;
+                    }[];
+                    sunday: {
+                        /** @description HH:MM, 24-hour */
+                        from_time: string;
+                        /** @description HH:MM, 24-hour */
+                        to_time: string;
+                    }[];
+                } | null;
+                location: {
+                    address_city: string | null;
+                    address_community: string | null;
+                    address_country: string | null;
+                    address_county: string | null;
+                    address_district: string | null;
+                    address_subdistrict: string | null;
+                    address_state: string | null;
+                    address_street: string | null;
+                    address_street_number: string | null;
+                    address_flat_number: string | null;
+                    address_zip_code: string | null;
+                    community_type: string | null;
+                    location_latitude: number | null;
+                    location_longitude: number | null;
+                    location_approximation: number | null;
+                } | null;
+            } | null;
+            organization: {
+                /** Format: uuid */
+                organization_id: string;
+                name: string;
+                legal_name: string | null;
+                nip: string | null;
+                logo_url: string | null;
+                address: string | null;
+                website: string | null;
+                phone_number: string | null;
+                description: string | null;
+                cover_image_url: string | null;
+                location: {
+                    address_city: string | null;
+                    address_community: string | null;
+                    address_country: string | null;
+                    address_county: string | null;
+                    address_district: string | null;
+                    address_subdistrict: string | null;
+                    address_state: string | null;
+                    address_street: string | null;
+                    address_street_number: string | null;
+                    address_flat_number: string | null;
+                    address_zip_code: string | null;
+                    community_type: string | null;
+                    location_latitude: number | null;
+                    location_longitude: number | null;
+                    location_approximation: number | null;
+                } | null;
+                social_media_links: string[] | null;
+                contact_email: string | null;
+            } | null;
+            investment: {
+                /** Format: uuid */
+                investment_id: string;
+                webpage_id: string | null;
+                /** Format: uuid */
+                organization_id: string;
+                name: string;
+                description: string | null;
+                is_active: boolean;
+            } | null;
+            /**
+             * @description Similarity to the offer asked about, 0 to 1 (4 decimals).
+             * @example 0.8125
+             */
+            score: number;
+        };
+        /**
+         * SimilarOffersResponse
+         * @example {
+         *       "items": [
+         *         {
+         *           "offer_id": "0ffa0000-0000-4000-8000-000000000002",
+         *           "external_id": "CRM-1002",
+         *           "created_at": "2025-01-12T09:00:00Z",
+         *           "updated_at": "2025-01-12T09:00:00Z",
+         *           "offer_data": {
+         *             "price": 420000,
+         *             "rooms": 2,
+         *             "address_city": "Kraków",
+         *             "title": "Kawalerka blisko Rynku"
+         *           },
+         *           "version": 1,
+         *           "agent": null,
+         *           "branch": null,
+         *           "organization": null,
+         *           "investment": null,
+         *           "score": 0.8125
+         *         }
+         *       ],
+         *       "size": 6
+         *     }
+         */
+        SimilarOffersResponse: {
+            /** @description Best first: score descending, then offer_id. */
+            items: components["schemas"]["SimilarOffer"][];
+            /** @description The size asked for (default 6); `items` may hold fewer. */
+            size: number;
         };
         /** Change */
         Change: {
@@ -2956,6 +3171,94 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error: every problem found in the path, query and body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "type": "uuid_parsing",
+                     *           "loc": [
+                     *             "path",
+                     *             "offer_id"
+                     *           ],
+                     *           "msg": "Input should be a valid UUID, invalid length: expected length 32 for simple format, found 3",
+                     *           "input": "abc",
+                     *           "ctx": {
+                     *             "error": "invalid length: expected length 32 for simple format, found 3"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    similar_offers: {
+        parameters: {
+            query?: {
+                /** @description How many offers, 1 to 24 (default 6). */
+                size?: number;
+                /**
+                 * @description Sparse fields (extension E13): `offer_data` holds only these offer_data fields, in the field catalogue's order (`GET /api/v1/meta/offer-fields`); the offer's other keys stay. An unknown name is a 422 at its index, with a did-you-mean. Absent or null: every field, as without this key. Comma-separated (`fields=title,price`) and/or repeated.
+                 * @example [
+                 *       "title,price,property_size,rooms,address_city,photos_urls"
+                 *     ]
+                 */
+                fields?: string[];
+            };
+            header?: never;
+            path: {
+                /** @description Offer id (UUID, any letter case). */
+                offer_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Similar offers, best first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimilarOffersResponse"];
+                };
+            };
+            /** @description No usable API key: "API key is required" (no key), "Invalid API key" (unknown key) or "API key is not active" (deactivated or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or belongs to another organization): "Offer not found". */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Offer not found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];

@@ -23,6 +23,8 @@ import {
   SparseOfferDataSchema,
   SparseOfferSchema,
   SparseOffersPageSchema,
+  SimilarOfferSchema,
+  SimilarOffersSchema,
 } from '../../features/offers/index.js';
 import { ErrorResponseSchema, HTTPValidationErrorSchema, ValidationErrorSchema } from './error-responses.js';
 
@@ -45,6 +47,8 @@ export const SHARED_SCHEMAS: readonly TSchema[] = [
   SparseOfferDataSchema,
   SparseOfferSchema,
   SparseOffersPageSchema,
+  SimilarOfferSchema,
+  SimilarOffersSchema,
   ChangeSchema,
   ChangeFeedSchema,
 ];
