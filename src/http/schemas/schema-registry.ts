@@ -25,6 +25,9 @@ import {
   SparseOffersPageSchema,
   SimilarOfferSchema,
   SimilarOffersSchema,
+  BboxSchema,
+  ClusterSchema,
+  ClustersResponseSchema,
 } from '../../features/offers/index.js';
 import { ErrorResponseSchema, HTTPValidationErrorSchema, ValidationErrorSchema } from './error-responses.js';
 
@@ -49,6 +52,9 @@ export const SHARED_SCHEMAS: readonly TSchema[] = [
   SparseOffersPageSchema,
   SimilarOfferSchema,
   SimilarOffersSchema,
+  BboxSchema,
+  ClusterSchema,
+  ClustersResponseSchema,
   ChangeSchema,
   ChangeFeedSchema,
 ];
