@@ -21,6 +21,7 @@ import {
   type Investment,
   type Offer,
   type OffersResponse,
+  type ClustersResponse,
   type SimilarOffersResponse,
   type SparseOffer,
   type SparseOffersResponse,
@@ -291,6 +292,27 @@ describe('every operation through the client', () => {
       expect(Object.keys(item.offer_data)).toEqual(['price', 'title']);
     }
     const missing = await estate.GET('/api/v1/offers/{offer_id}/similar', { params: { path: { offer_id: OFFER.otherOrg } } });
+    expect(missing.response.status).toBe(404);
+  });
+
+  it('POST /api/v1/offers/clusters and under an investment (extension): map clusters adding up to the list total', async () => {
+    const bbox = { south: 49, west: 14, north: 55, east: 24.5 };
+    const { data } = await estate.POST('/api/v1/offers/clusters', { body: { bbox, zoom: 6 } });
+    expectTypeOf(data).toEqualTypeOf<ClustersResponse | undefined>();
+    const list = await estate.POST('/api/v1/offers', {
+      body: { pagination: { size: 1 }, filters: [{ field: 'location', operator: 'within_bbox', value: bbox }] },
+    });
+    expect(data!.total).toBe(list.data!.total);
+    expect(data!.clusters.reduce((n, c) => n + c.count, 0)).toBe(data!.total);
+    const one = await estate.POST('/api/v1/investments/{investment_id}/offers/clusters', {
+      params: { path: { investment_id: INVESTMENT.zielone } },
+      body: { bbox, zoom: 12 },
+    });
+    expect(one.data!.total).toBeLessThanOrEqual(data!.total);
+    const missing = await estate.POST('/api/v1/investments/{investment_id}/offers/clusters', {
+      params: { path: { investment_id: uid('eeee', 1) } },
+      body: { bbox, zoom: 12 },
+    });
     expect(missing.response.status).toBe(404);
   });
 

@@ -396,6 +396,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/offers/clusters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Map clusters of offers
+         * @description The active offers that match `filters` and `search` (as `POST /api/v1/offers` would list them) inside `bbox` (the `within_bbox` value; offers without a position are never inside), counted per cell of a grid that follows `zoom`: level L = zoom + 2, cells of 360 / 2^L degrees of longitude by 180 / 2^L of latitude (a quarter of a map tile, about 64 px), made coarser a level at a time while the bbox spans more than 1,000 cells. Each cluster has the mean position of its offers, its count, the box of its offers and, for one offer, its `offer_id`. Counts add up to `total`, which equals the list's `total` for the same body with a `within_bbox` filter. At most 1,000 clusters.
+         */
+        post: operations["offer_clusters"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/investments/{investment_id}/offers/clusters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Map clusters of one investment's offers
+         * @description The same as `POST /api/v1/offers/clusters`, limited to one investment. An unknown investment answers 404.
+         *
+         *     The active offers that match `filters` and `search` (as `POST /api/v1/offers` would list them) inside `bbox` (the `within_bbox` value; offers without a position are never inside), counted per cell of a grid that follows `zoom`: level L = zoom + 2, cells of 360 / 2^L degrees of longitude by 180 / 2^L of latitude (a quarter of a map tile, about 64 px), made coarser a level at a time while the bbox spans more than 1,000 cells. Each cluster has the mean position of its offers, its count, the box of its offers and, for one offer, its `offer_id`. Counts add up to `total`, which equals the list's `total` for the same body with a `within_bbox` filter. At most 1,000 clusters.
+         */
+        post: operations["investment_offer_clusters"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/changes": {
         parameters: {
             query?: never;
@@ -1729,6 +1771,66 @@ export interface components {
             items: components["schemas"]["SimilarOffer"][];
             /** @description The size asked for (default 6); `items` may hold fewer. */
             size: number;
+        };
+        /**
+         * Bbox
+         * @description Degrees; west > east crosses the antimeridian; south > north is a 422. Edges are inside.
+         */
+        Bbox: {
+            south: number;
+            west: number;
+            north: number;
+            east: number;
+        };
+        /** Cluster */
+        Cluster: {
+            /** @description The mean position of its offers (6 decimals); of one offer, its position. */
+            lat: number;
+            lon: number;
+            count: number;
+            bbox: components["schemas"]["Bbox"];
+            /**
+             * Format: uuid
+             * @description Only when `count` is 1: the offer.
+             */
+            offer_id?: string;
+        };
+        /**
+         * ClustersResponse
+         * @example {
+         *       "total": 3,
+         *       "clusters": [
+         *         {
+         *           "lat": 50.062,
+         *           "lon": 19.938,
+         *           "count": 2,
+         *           "bbox": {
+         *             "south": 50.0614,
+         *             "west": 19.9366,
+         *             "north": 50.0626,
+         *             "east": 19.9394
+         *           }
+         *         },
+         *         {
+         *           "lat": 50.0647,
+         *           "lon": 19.945,
+         *           "count": 1,
+         *           "bbox": {
+         *             "south": 50.0647,
+         *             "west": 19.945,
+         *             "north": 50.0647,
+         *             "east": 19.945
+         *           },
+         *           "offer_id": "0ffa0000-0000-4000-8000-000000000002"
+         *         }
+         *       ]
+         *     }
+         */
+        ClustersResponse: {
+            /** @description Matching offers in the bbox: the list's `total` for the same filters and search plus `within_bbox`. */
+            total: number;
+            /** @description By count (most first), then cell (south to north, west to east). Counts add up to `total`. */
+            clusters: components["schemas"]["Cluster"][];
         };
         /** Change */
         Change: {
@@ -3259,6 +3361,229 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Offer not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error: every problem found in the path, query and body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "type": "uuid_parsing",
+                     *           "loc": [
+                     *             "path",
+                     *             "offer_id"
+                     *           ],
+                     *           "msg": "Input should be a valid UUID, invalid length: expected length 32 for simple format, found 3",
+                     *           "input": "abc",
+                     *           "ctx": {
+                     *             "error": "invalid length: expected length 32 for simple format, found 3"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    offer_clusters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "filters": [
+                 *         {
+                 *           "field": "price",
+                 *           "operator": "lte",
+                 *           "value": 900000
+                 *         }
+                 *       ],
+                 *       "bbox": {
+                 *         "south": 49.95,
+                 *         "west": 19.75,
+                 *         "north": 50.15,
+                 *         "east": 20.15
+                 *       },
+                 *       "zoom": 12
+                 *     }
+                 */
+                "application/json": {
+                    filters?: (components["schemas"]["Filter"] | components["schemas"]["GeoFilter"])[] | null;
+                    search?: string | null;
+                    bbox: components["schemas"]["Bbox"];
+                    /** @description The map's zoom (web map tiles: 0 is the whole world in one tile). */
+                    zoom: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Clusters */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClustersResponse"];
+                };
+            };
+            /** @description The body cannot be read: not UTF-8, or nested too deep. (A body that is not JSON, or JSON of the wrong shape, is a 422.) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "There was an error parsing the body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No usable API key: "API key is required" (no key), "Invalid API key" (unknown key) or "API key is not active" (deactivated or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error: every problem found in the path, query and body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "type": "uuid_parsing",
+                     *           "loc": [
+                     *             "path",
+                     *             "offer_id"
+                     *           ],
+                     *           "msg": "Input should be a valid UUID, invalid length: expected length 32 for simple format, found 3",
+                     *           "input": "abc",
+                     *           "ctx": {
+                     *             "error": "invalid length: expected length 32 for simple format, found 3"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    investment_offer_clusters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Investment id (UUID, any letter case). */
+                investment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "filters": [
+                 *         {
+                 *           "field": "price",
+                 *           "operator": "lte",
+                 *           "value": 900000
+                 *         }
+                 *       ],
+                 *       "bbox": {
+                 *         "south": 49.95,
+                 *         "west": 19.75,
+                 *         "north": 50.15,
+                 *         "east": 20.15
+                 *       },
+                 *       "zoom": 12
+                 *     }
+                 */
+                "application/json": {
+                    filters?: (components["schemas"]["Filter"] | components["schemas"]["GeoFilter"])[] | null;
+                    search?: string | null;
+                    bbox: components["schemas"]["Bbox"];
+                    /** @description The map's zoom (web map tiles: 0 is the whole world in one tile). */
+                    zoom: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Clusters */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClustersResponse"];
+                };
+            };
+            /** @description The body cannot be read: not UTF-8, or nested too deep. (A body that is not JSON, or JSON of the wrong shape, is a 422.) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "There was an error parsing the body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No usable API key: "API key is required" (no key), "Invalid API key" (unknown key) or "API key is not active" (deactivated or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or belongs to another organization): "Investment not found". */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Investment not found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
