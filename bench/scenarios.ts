@@ -251,6 +251,11 @@ function matchesSearch(items: Json[], _json: Json, spec: RequestSpec): string | 
   return undefined;
 }
 
+/** A listing card's fields (sparse fields, extension E13). */
+const SPARSE_CARD_FIELDS = ['title', 'price', 'property_size', 'rooms', 'address_city', 'photos_urls'];
+/** A map of all Poland. */
+const POLAND = { south: 49, west: 14, north: 55, east: 24.5 };
+
 export function buildScenarios(manifest: CatalogManifest, settings: ScenarioSettings): Scenario[] {
   const orgs = manifest.organizations;
   const fixed = (pool: RequestSpec[]) => async () => ({ pool });
@@ -457,6 +462,45 @@ export function buildScenarios(manifest: CatalogManifest, settings: ScenarioSett
       check: jsonCheck(200, (json) =>
         Array.isArray(json.changes) && json.changes.length > 0 && typeof json.next_cursor === 'string' ? undefined : 'not a page of changes',
       ),
+    },
+    {
+      // Extension E13: the default page of list-default with only a listing card's fields; compare its
+      // requests/s and bytes per answer with list-default's.
+      id: 'list-sparse',
+      label: 'POST offers, default page, 6 fields (sparse)',
+      expectedStatus: 200,
+      prepare: fixed(orgs.map((org) => post(org, '/api/v1/offers', { pagination: {}, fields: SPARSE_CARD_FIELDS }))),
+      check: jsonCheck(200, pageCheck(true, (items) => {
+        if (items.length !== 50) return `expected 50 items, got ${items.length}`;
+        const keys = Object.keys((items[0]!.offer_data ?? {}) as Json);
+        return keys.length === SPARSE_CARD_FIELDS.length ? undefined : `expected ${SPARSE_CARD_FIELDS.length} offer_data fields, got ${keys.join(',')}`;
+      })),
+    },
+    {
+      id: 'similar',
+      label: 'GET offers/{id}/similar, 6 offers, card fields',
+      expectedStatus: 200,
+      prepare: fixed(offerSpecs({}, `/similar?size=6&fields=${SPARSE_CARD_FIELDS.join(',')}`)),
+      check: jsonCheck(200, (json, spec) => {
+        const items = json.items as Json[] | undefined;
+        if (!Array.isArray(items) || items.length === 0) return 'no similar offers';
+        if (items.some((item) => spec.path.includes(String(item.offer_id)))) return 'the offer itself is among its similar offers';
+        return items.every((item) => typeof item.score === 'number') ? undefined : 'an item has no score';
+      }),
+    },
+    {
+      id: 'clusters-all',
+      label: 'POST offers/clusters, all offers in Poland, zoom 5-12',
+      expectedStatus: 200,
+      prepare: fixed(
+        interleave(orgs.map((org) => [5, 6, 7, 8, 9, 10, 11, 12].map((zoom) => post(org, '/api/v1/offers/clusters', { bbox: POLAND, zoom })))),
+      ),
+      check: jsonCheck(200, (json) => {
+        const clusters = json.clusters as { count: number }[] | undefined;
+        if (!Array.isArray(clusters) || typeof json.total !== 'number' || json.total === 0) return 'not a clusters answer';
+        if (clusters.length > 1000) return `${clusters.length} clusters`;
+        return clusters.reduce((n, c) => n + c.count, 0) === json.total ? undefined : 'counts do not add up to total';
+      }),
     },
     {
       id: 'page100-xml',

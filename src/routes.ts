@@ -20,6 +20,8 @@ import { listChangesOperation } from './features/change-feed/http.js';
 import { investmentOfferFacetsOperation, offerFacetsOperation } from './features/offers/facets/facets-http.js';
 import { listInvestmentOffers, listOffersOperation, readOffer } from './features/offers/http.js';
 import { offerFieldCatalogue } from './features/offers/meta/meta-http.js';
+import { investmentOfferClustersOperation, offerClustersOperation } from './features/offers/clusters/clusters-http.js';
+import { similarOffersOperation } from './features/offers/similar/similar-http.js';
 
 export type { RouteEntry } from './http/route-registration.js';
 
@@ -44,6 +46,11 @@ export const ROUTES: readonly RouteEntry[] = [
   route('POST', '/api/v1/offers/facets', offerFacetsOperation),
   route('POST', '/api/v1/investments/:investment_id/offers/facets', investmentOfferFacetsOperation),
   route('GET', '/api/v1/meta/offers', offerFieldCatalogue),
+
+  // Extensions (lists and maps, E13): similar offers, map clusters.
+  route('GET', '/api/v1/offers/:offer_id/similar', similarOffersOperation),
+  route('POST', '/api/v1/offers/clusters', offerClustersOperation),
+  route('POST', '/api/v1/investments/:investment_id/offers/clusters', investmentOfferClustersOperation),
 
   // Extensions (sync): the change feed.
   route('GET', '/api/v1/changes', listChangesOperation, { uncached: true }),

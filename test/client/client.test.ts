@@ -21,6 +21,10 @@ import {
   type Investment,
   type Offer,
   type OffersResponse,
+  type ClustersResponse,
+  type SimilarOffersResponse,
+  type SparseOffer,
+  type SparseOffersResponse,
   type Organization,
 } from '../../packages/client/src/index.js';
 import { recordWebsiteChanges } from '../../src/features/change-feed/write.js';
@@ -148,7 +152,7 @@ describe('every operation through the client', () => {
         filters: [{ field: 'price', operator: 'gte', value: 400000 }],
       },
     });
-    expectTypeOf(data).toEqualTypeOf<OffersResponse | undefined>();
+    expectTypeOf(data).toEqualTypeOf<OffersResponse | SparseOffersResponse | undefined>();
     expect(data!.page).toBe(1);
     expect(data!.size).toBe(2);
     expect(data!.items.length).toBe(2);
@@ -203,7 +207,7 @@ describe('every operation through the client', () => {
     const one = await estate.GET('/api/v1/offers/{offer_id}', {
       params: { path: { offer_id: OFFER.krakowFull }, query: { include: ['agent', 'branch', 'organization', 'investment'] } },
     });
-    expectTypeOf(one.data).toEqualTypeOf<Offer | undefined>();
+    expectTypeOf(one.data).toEqualTypeOf<Offer | SparseOffer | undefined>();
     expect(one.data!.offer_id).toBe(OFFER.krakowFull);
     expect(one.data!.organization!.organization_id).toBe(ORG_A);
     expect(one.data!.investment!.investment_id).toBe(INVESTMENT.zielone);
@@ -227,7 +231,7 @@ describe('every operation through the client', () => {
       params: { path: { investment_id: INVESTMENT.zielone } },
       body: { pagination: { size: 50 }, sorting: { field: 'price', direction: 'desc' } },
     });
-    expectTypeOf(data).toEqualTypeOf<OffersResponse | undefined>();
+    expectTypeOf(data).toEqualTypeOf<OffersResponse | SparseOffersResponse | undefined>();
     expect(ids(data!.items)).toContain(OFFER.krakowFull);
     expect(ids(data!.items)).not.toContain(OFFER.warszawa);
 
@@ -274,6 +278,42 @@ describe('every operation through the client', () => {
     });
     expect(missing.response.status).toBe(404);
     expect(missing.error).toEqual({ detail: 'Investment not found' });
+  });
+
+  it('GET /api/v1/offers/{offer_id}/similar (extension): neighbours with scores and sparse fields', async () => {
+    const { data } = await estate.GET('/api/v1/offers/{offer_id}/similar', {
+      params: { path: { offer_id: OFFER.krakowFull }, query: { size: 3, fields: ['title,price'] } },
+    });
+    expectTypeOf(data).toEqualTypeOf<SimilarOffersResponse | undefined>();
+    expect(data!.size).toBe(3);
+    expect(data!.items.length).toBeGreaterThan(0);
+    for (const item of data!.items) {
+      expect(item.offer_id).not.toBe(OFFER.krakowFull);
+      expect(Object.keys(item.offer_data)).toEqual(['price', 'title']);
+    }
+    const missing = await estate.GET('/api/v1/offers/{offer_id}/similar', { params: { path: { offer_id: OFFER.otherOrg } } });
+    expect(missing.response.status).toBe(404);
+  });
+
+  it('POST /api/v1/offers/clusters and under an investment (extension): map clusters adding up to the list total', async () => {
+    const bbox = { south: 49, west: 14, north: 55, east: 24.5 };
+    const { data } = await estate.POST('/api/v1/offers/clusters', { body: { bbox, zoom: 6 } });
+    expectTypeOf(data).toEqualTypeOf<ClustersResponse | undefined>();
+    const list = await estate.POST('/api/v1/offers', {
+      body: { pagination: { size: 1 }, filters: [{ field: 'location', operator: 'within_bbox', value: bbox }] },
+    });
+    expect(data!.total).toBe(list.data!.total);
+    expect(data!.clusters.reduce((n, c) => n + c.count, 0)).toBe(data!.total);
+    const one = await estate.POST('/api/v1/investments/{investment_id}/offers/clusters', {
+      params: { path: { investment_id: INVESTMENT.zielone } },
+      body: { bbox, zoom: 12 },
+    });
+    expect(one.data!.total).toBeLessThanOrEqual(data!.total);
+    const missing = await estate.POST('/api/v1/investments/{investment_id}/offers/clusters', {
+      params: { path: { investment_id: uid('eeee', 1) } },
+      body: { bbox, zoom: 12 },
+    });
+    expect(missing.response.status).toBe(404);
   });
 
   it('GET /api/v1/meta/offers (extension): the field catalogue', async () => {

@@ -32,6 +32,13 @@ export const PATH_PARAMETERS: Readonly<Record<string, PathParameter>> = {
 
 /** A valid body for every keyed POST route (the lists, facets and their investment forms). */
 export const VALID_BODY = '{"pagination":{}}';
+/** The map's clusters need a bbox and a zoom (extension E13). */
+export const VALID_CLUSTERS_BODY = '{"bbox":{"south":-90,"west":-180,"north":90,"east":180},"zoom":3}';
+
+/** A valid body for a keyed POST route. */
+function validBodyOf(route: RouteEntry): string {
+  return route.url.endsWith('/clusters') ? VALID_CLUSTERS_BODY : VALID_BODY;
+}
 const UNKNOWN_ID = '00000000-0000-4000-8000-00000000dead';
 
 /** The keyed routes of the table, as `describe.each` rows. */
@@ -50,7 +57,7 @@ function urlOf(route: RouteEntry, values: Record<string, string> = {}): string {
 
 function send(t: TestApp, route: RouteEntry, options: { url?: string; key?: string | null; body?: string | null } = {}) {
   const key = options.key === undefined ? KEYS.activeA1 : options.key;
-  const body = options.body === undefined ? (route.method === 'POST' ? VALID_BODY : null) : options.body;
+  const body = options.body === undefined ? (route.method === 'POST' ? validBodyOf(route) : null) : options.body;
   return t.app.inject({
     method: route.method,
     url: options.url ?? urlOf(route),

@@ -24,6 +24,21 @@ export type Investment = Schemas['Investment'];
 export type Offer = Schemas['Offer'];
 export type OfferData = Schemas['OfferData'];
 export type OffersResponse = Schemas['OffersResponse'];
+/**
+ * An offer / a page answered with `fields` (sparse fields): offer_data holds only the named fields.
+ * Every Offer is a SparseOffer, so code that renders either takes a SparseOffer.
+ */
+export type SparseOffer = Schemas['SparseOffer'];
+export type SparseOfferData = Schemas['SparseOfferData'];
+export type SparseOffersResponse = Schemas['SparseOffersResponse'];
+/** GET /api/v1/offers/{offer_id}/similar: offers with their score. */
+export type SimilarOffer = Schemas['SimilarOffer'];
+export type SimilarOffersResponse = Schemas['SimilarOffersResponse'];
+/** POST /api/v1/offers/clusters: the map's clusters. */
+export type Cluster = Schemas['Cluster'];
+export type ClustersResponse = Schemas['ClustersResponse'];
+/** The body of POST /api/v1/offers/clusters: filters, search, bbox, zoom. */
+export type ClustersRequest = NonNullable<operations['offer_clusters']['requestBody']>['content']['application/json'];
 export type FacetsResponse = Schemas['FacetsResponse'];
 export type FieldCatalogue = Schemas['FieldCatalogue'];
 export type Change = Schemas['Change'];

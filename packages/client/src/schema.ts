@@ -223,6 +223,10 @@ export interface paths {
          *     **Include** (query, optional): `include=agent,branch,organization,investment` (comma-separated and/or repeated)
          *     embeds those entities; not included or not linked: `null`.
          *
+         *     **Fields** (optional, extension E13): `"fields": ["title", "price", "photos_urls"]` keeps only those offer_data
+         *     fields in each offer's `offer_data`, in the field catalogue's order; every other key of the offer and the page stays.
+         *     An unknown name is a 422 at `["body", "fields", <index>]` with a did-you-mean. Absent or `null`: every field.
+         *
          *     **Format**: JSON by default; `Accept: application/xml` returns the same page as XML.
          */
         post: operations["list_investment_offers"];
@@ -241,7 +245,7 @@ export interface paths {
         };
         /**
          * One offer
-         * @description One active offer of the organization. `include` embeds related entities. `Accept: application/xml` returns it as XML (root `<offer>`). Inactive offers answer 404.
+         * @description One active offer of the organization. `include` embeds related entities; `fields` keeps only the named offer_data fields (extension E13). `Accept: application/xml` returns it as XML (root `<offer>`). Inactive offers answer 404.
          */
         get: operations["get_offer"];
         put?: never;
@@ -296,6 +300,10 @@ export interface paths {
          *
          *     **Include** (query, optional): `include=agent,branch,organization,investment` (comma-separated and/or repeated)
          *     embeds those entities; not included or not linked: `null`.
+         *
+         *     **Fields** (optional, extension E13): `"fields": ["title", "price", "photos_urls"]` keeps only those offer_data
+         *     fields in each offer's `offer_data`, in the field catalogue's order; every other key of the offer and the page stays.
+         *     An unknown name is a 422 at `["body", "fields", <index>]` with a did-you-mean. Absent or `null`: every field.
          *
          *     **Format**: JSON by default; `Accept: application/xml` returns the same page as XML.
          */
@@ -362,6 +370,68 @@ export interface paths {
         get: operations["offer_field_catalogue"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/offers/{offer_id}/similar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Offers similar to one offer
+         * @description Up to `size` (1 to 24, default 6) other active offers this key may see, of the same `offer_type` (an offer without one: those without one), best first, each with its `score` (0 to 1, 4 decimals), ties by `offer_id`. The score is a weighted sum of five parts, each 0 when either offer lacks the value: same investment (0.3), distance (0.25; 1 / (1 + km / 2)), price (0.2; 1 - |a - b| / max(a, b)), rooms (0.15; 1 - |a - b| / 2, at least 0) and property size (0.1; as price). Deterministic: the same data gives the same list. `fields` cuts each offer_data as on `GET /api/v1/offers/{offer_id}`. An offer this key cannot see answers 404, as there. JSON only.
+         */
+        get: operations["similar_offers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/offers/clusters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Map clusters of offers
+         * @description The active offers that match `filters` and `search` (as `POST /api/v1/offers` would list them) inside `bbox` (the `within_bbox` value; offers without a position are never inside), counted per cell of a grid that follows `zoom`: level L = zoom + 2, cells of 360 / 2^L degrees of longitude by 180 / 2^L of latitude (a quarter of a map tile, about 64 px), made coarser a level at a time while the bbox spans more than 1,000 cells. Each cluster has the mean position of its offers, its count, the box of its offers and, for one offer, its `offer_id`. Counts add up to `total`, which equals the list's `total` for the same body with a `within_bbox` filter. At most 1,000 clusters.
+         */
+        post: operations["offer_clusters"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/investments/{investment_id}/offers/clusters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Map clusters of one investment's offers
+         * @description The same as `POST /api/v1/offers/clusters`, limited to one investment. An unknown investment answers 404.
+         *
+         *     The active offers that match `filters` and `search` (as `POST /api/v1/offers` would list them) inside `bbox` (the `within_bbox` value; offers without a position are never inside), counted per cell of a grid that follows `zoom`: level L = zoom + 2, cells of 360 / 2^L degrees of longitude by 180 / 2^L of latitude (a quarter of a map tile, about 64 px), made coarser a level at a time while the bbox spans more than 1,000 cells. Each cluster has the mean position of its offers, its count, the box of its offers and, for one offer, its `offer_id`. Counts add up to `total`, which equals the list's `total` for the same body with a `within_bbox` filter. At most 1,000 clusters.
+         */
+        post: operations["investment_offer_clusters"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1258,6 +1328,510 @@ export interface components {
             includes: string[];
             sort_fields: string[];
         };
+        /**
+         * SparseOfferData
+         * @description offer_data with `fields` (extension E13): only the fields asked for, in the field catalogue's order.
+         */
+        SparseOfferData: {
+            price?: number | null;
+            price_currency?: string | null;
+            price_per_meter?: number | null;
+            property_size?: number | null;
+            administrative_rent?: number | null;
+            rooms?: number | null;
+            market_type?: string | null;
+            building_type?: string | null;
+            kitchen_type?: string | null;
+            building_stage?: string | null;
+            building_material?: string | null;
+            roof_material?: string | null;
+            windows_material?: string | null;
+            year_built?: number | null;
+            floor_no_lower_bound?: number | null;
+            total_levels_in_building_lower_bound?: number | null;
+            levels?: number | null;
+            bathroom_count?: number | null;
+            ownership_type?: string | null;
+            has_land_and_mortgage_register?: boolean | null;
+            sewage?: string | null;
+            water_access?: string | null;
+            heating?: string | null;
+            has_cable_telephone_access?: boolean | null;
+            has_cable_television_access?: boolean | null;
+            has_cable_internet_access?: boolean | null;
+            has_electricity_access?: boolean | null;
+            has_gas_access?: boolean | null;
+            has_high_voltage_plug?: boolean | null;
+            parking?: string | null;
+            parking_lots?: number | null;
+            has_balcony?: boolean | null;
+            has_terrace?: boolean | null;
+            has_garden?: boolean | null;
+            has_storage?: boolean | null;
+            has_basement?: boolean | null;
+            has_elevator?: boolean | null;
+            is_furnished?: boolean | null;
+            has_air_conditioning?: boolean | null;
+            is_gated_community?: boolean | null;
+            has_anti_theft_protection?: boolean | null;
+            available_from_date?: string | null;
+            address_country?: string | null;
+            address_county?: string | null;
+            address_community?: string | null;
+            address_city?: string | null;
+            address_district?: string | null;
+            address_subdistrict?: string | null;
+            address_street?: string | null;
+            address_street_number?: string | null;
+            address_flat_number?: string | null;
+            address_postcode?: string | null;
+            community_type?: string | null;
+            location_latitude?: number | null;
+            location_longitude?: number | null;
+            location_approximation?: number | null;
+            title?: string | null;
+            description?: string | null;
+            film_url?: string | null;
+            virtual_walk_url?: string | null;
+            address_state?: string | null;
+            offer_type?: string | null;
+            property_condition?: string | null;
+            id?: string | null;
+            external_id?: string | null;
+            photos_urls?: string[] | null;
+            date_modified?: string | null;
+            date_posted?: string | null;
+            description_clean_text?: string | null;
+            floor_plan_urls?: string[] | null;
+        };
+        /**
+         * SparseOffer
+         * @description An offer answered with `fields`: every key of Offer; offer_data cut down.
+         */
+        SparseOffer: {
+            /** Format: uuid */
+            offer_id: string;
+            /** @description External reference of the offer (CRM id). */
+            external_id: string;
+            /**
+             * Format: date-time
+             * @example 2025-01-31T09:15:00.123456Z
+             */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            offer_data: components["schemas"]["SparseOfferData"];
+            /** @description Grows by 1 whenever an import changes the offer. */
+            version: number;
+            agent: {
+                /** Format: uuid */
+                agent_id: string;
+                webpage_id: string | null;
+                /** Format: uuid */
+                organization_id: string;
+                branch_id: string | null;
+                email: string | null;
+                phone_number: string | null;
+                first_name: string | null;
+                last_name: string | null;
+                avatar_url: string | null;
+                job_title: string | null;
+                description: string | null;
+                cover_image_url: string | null;
+                profile_image_url: string | null;
+            } | null;
+            branch: {
+                /** Format: uuid */
+                branch_id: string;
+                /**
+                 * Format: uuid
+                 * @description The associated webpage.
+                 */
+                webpage_id: string;
+                /** Format: uuid */
+                organization_id: string;
+                name: string;
+                description: string | null;
+                address: string | null;
+                cover_image_url: string | null;
+                logo_url: string | null;
+                email: string | null;
+                phone_number: string | null;
+                open_time: {
+                    monday: {
+                        /** @description HH:MM, 24-hour */
+                        from_time: string;
+                        /** @description HH:MM, 24-hour */
+                        to_time: string;
+                    }[];
+                    tuesday: {
+                        /** @description HH:MM, 24-hour */
+                        from_time: string;
+                        /** @description HH:MM, 24-hour */
+                        to_time: string;
+                    }[];
+                    wednesday: {
+                        /** @description HH:MM, 24-hour */
+                        from_time: string;
+                        /** @description HH:MM, 24-hour */
+                        to_time: string;
+                    }[];
+                    thursday: {
+                        /** @description HH:MM, 24-hour */
+                        from_time: string;
+                        /** @description HH:MM, 24-hour */
+                        to_time: string;
+                    }[];
+                    friday: {
+                        /** @description HH:MM, 24-hour */
+                        from_time: string;
+                        /** @description HH:MM, 24-hour */
+                        to_time: string;
+                    }[];
+                    saturday: {
+                        /** @description HH:MM, 24-hour */
+                        from_time: string;
+                        /** @description HH:MM, 24-hour */
+                        to_time: string;
+                    }[];
+                    sunday: {
+                        /** @description HH:MM, 24-hour */
+                        from_time: string;
+                        /** @description HH:MM, 24-hour */
+                        to_time: string;
+                    }[];
+                } | null;
+                location: {
+                    address_city: string | null;
+                    address_community: string | null;
+                    address_country: string | null;
+                    address_county: string | null;
+                    address_district: string | null;
+                    address_subdistrict: string | null;
+                    address_state: string | null;
+                    address_street: string | null;
+                    address_street_number: string | null;
+                    address_flat_number: string | null;
+                    address_zip_code: string | null;
+                    community_type: string | null;
+                    location_latitude: number | null;
+                    location_longitude: number | null;
+                    location_approximation: number | null;
+                } | null;
+            } | null;
+            organization: {
+                /** Format: uuid */
+                organization_id: string;
+                name: string;
+                legal_name: string | null;
+                nip: string | null;
+                logo_url: string | null;
+                address: string | null;
+                website: string | null;
+                phone_number: string | null;
+                description: string | null;
+                cover_image_url: string | null;
+                location: {
+                    address_city: string | null;
+                    address_community: string | null;
+                    address_country: string | null;
+                    address_county: string | null;
+                    address_district: string | null;
+                    address_subdistrict: string | null;
+                    address_state: string | null;
+                    address_street: string | null;
+                    address_street_number: string | null;
+                    address_flat_number: string | null;
+                    address_zip_code: string | null;
+                    community_type: string | null;
+                    location_latitude: number | null;
+                    location_longitude: number | null;
+                    location_approximation: number | null;
+                } | null;
+                social_media_links: string[] | null;
+                contact_email: string | null;
+            } | null;
+            investment: {
+                /** Format: uuid */
+                investment_id: string;
+                webpage_id: string | null;
+                /** Format: uuid */
+                organization_id: string;
+                name: string;
+                description: string | null;
+                is_active: boolean;
+            } | null;
+        };
+        /**
+         * SparseOffersResponse
+         * @description An offer page answered with `fields`.
+         */
+        SparseOffersResponse: {
+            items: components["schemas"]["SparseOffer"][];
+            /** @description Current page number (from 1). */
+            page: number;
+            /** @description Number of items per page. */
+            size: number;
+            /** @description Total number of matching offers. */
+            total: number;
+            /** @description Total number of pages: ceil(total / size), 0 when total is 0. */
+            pages: number;
+        };
+        /**
+         * SimilarOffer
+         * @description An offer (offer_data cut by `fields` when given) and its score.
+         */
+        SimilarOffer: {
+            /** Format: uuid */
+            offer_id: string;
+            /** @description External reference of the offer (CRM id). */
+            external_id: string;
+            /**
+             * Format: date-time
+             * @example 2025-01-31T09:15:00.123456Z
+             */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            offer_data: components["schemas"]["SparseOfferData"];
+            /** @description Grows by 1 whenever an import changes the offer. */
+            version: number;
+            agent: {
+                /** Format: uuid */
+                agent_id: string;
+                webpage_id: string | null;
+                /** Format: uuid */
+                organization_id: string;
+                branch_id: string | null;
+                email: string | null;
+                phone_number: string | null;
+                first_name: string | null;
+                last_name: string | null;
+                avatar_url: string | null;
+                job_title: string | null;
+                description: string | null;
+                cover_image_url: string | null;
+                profile_image_url: string | null;
+            } | null;
+            branch: {
+                /** Format: uuid */
+                branch_id: string;
+                /**
+                 * Format: uuid
+                 * @description The associated webpage.
+                 */
+                webpage_id: string;
+                /** Format: uuid */
+                organization_id: string;
+                name: string;
+                description: string | null;
+                address: string | null;
+                cover_image_url: string | null;
+                logo_url: string | null;
+                email: string | null;
+                phone_number: string | null;
+                open_time: {
+                    monday: {
+                        /** @description HH:MM, 24-hour */
+                        from_time: string;
+                        /** @description HH:MM, 24-hour */
+                        to_time: string;
+                    }[];
+                    tuesday: {
+                        /** @description HH:MM, 24-hour */
+                        from_time: string;
+                        /** @description HH:MM, 24-hour */
+                        to_time: string;
+                    }[];
+                    wednesday: {
+                        /** @description HH:MM, 24-hour */
+                        from_time: string;
+                        /** @description HH:MM, 24-hour */
+                        to_time: string;
+                    }[];
+                    thursday: {
+                        /** @description HH:MM, 24-hour */
+                        from_time: string;
+                        /** @description HH:MM, 24-hour */
+                        to_time: string;
+                    }[];
+                    friday: {
+                        /** @description HH:MM, 24-hour */
+                        from_time: string;
+                        /** @description HH:MM, 24-hour */
+                        to_time: string;
+                    }[];
+                    saturday: {
+                        /** @description HH:MM, 24-hour */
+                        from_time: string;
+                        /** @description HH:MM, 24-hour */
+                        to_time: string;
+                    }[];
+                    sunday: {
+                        /** @description HH:MM, 24-hour */
+                        from_time: string;
+                        /** @description HH:MM, 24-hour */
+                        to_time: string;
+                    }[];
+                } | null;
+                location: {
+                    address_city: string | null;
+                    address_community: string | null;
+                    address_country: string | null;
+                    address_county: string | null;
+                    address_district: string | null;
+                    address_subdistrict: string | null;
+                    address_state: string | null;
+                    address_street: string | null;
+                    address_street_number: string | null;
+                    address_flat_number: string | null;
+                    address_zip_code: string | null;
+                    community_type: string | null;
+                    location_latitude: number | null;
+                    location_longitude: number | null;
+                    location_approximation: number | null;
+                } | null;
+            } | null;
+            organization: {
+                /** Format: uuid */
+                organization_id: string;
+                name: string;
+                legal_name: string | null;
+                nip: string | null;
+                logo_url: string | null;
+                address: string | null;
+                website: string | null;
+                phone_number: string | null;
+                description: string | null;
+                cover_image_url: string | null;
+                location: {
+                    address_city: string | null;
+                    address_community: string | null;
+                    address_country: string | null;
+                    address_county: string | null;
+                    address_district: string | null;
+                    address_subdistrict: string | null;
+                    address_state: string | null;
+                    address_street: string | null;
+                    address_street_number: string | null;
+                    address_flat_number: string | null;
+                    address_zip_code: string | null;
+                    community_type: string | null;
+                    location_latitude: number | null;
+                    location_longitude: number | null;
+                    location_approximation: number | null;
+                } | null;
+                social_media_links: string[] | null;
+                contact_email: string | null;
+            } | null;
+            investment: {
+                /** Format: uuid */
+                investment_id: string;
+                webpage_id: string | null;
+                /** Format: uuid */
+                organization_id: string;
+                name: string;
+                description: string | null;
+                is_active: boolean;
+            } | null;
+            /**
+             * @description Similarity to the offer asked about, 0 to 1 (4 decimals).
+             * @example 0.8125
+             */
+            score: number;
+        };
+        /**
+         * SimilarOffersResponse
+         * @example {
+         *       "items": [
+         *         {
+         *           "offer_id": "0ffa0000-0000-4000-8000-000000000002",
+         *           "external_id": "CRM-1002",
+         *           "created_at": "2025-01-12T09:00:00Z",
+         *           "updated_at": "2025-01-12T09:00:00Z",
+         *           "offer_data": {
+         *             "price": 420000,
+         *             "rooms": 2,
+         *             "address_city": "Kraków",
+         *             "title": "Kawalerka blisko Rynku"
+         *           },
+         *           "version": 1,
+         *           "agent": null,
+         *           "branch": null,
+         *           "organization": null,
+         *           "investment": null,
+         *           "score": 0.8125
+         *         }
+         *       ],
+         *       "size": 6
+         *     }
+         */
+        SimilarOffersResponse: {
+            /** @description Best first: score descending, then offer_id. */
+            items: components["schemas"]["SimilarOffer"][];
+            /** @description The size asked for (default 6); `items` may hold fewer. */
+            size: number;
+        };
+        /**
+         * Bbox
+         * @description Degrees; west > east crosses the antimeridian; south > north is a 422. Edges are inside.
+         */
+        Bbox: {
+            south: number;
+            west: number;
+            north: number;
+            east: number;
+        };
+        /** Cluster */
+        Cluster: {
+            /** @description The mean position of its offers (6 decimals); of one offer, its position. */
+            lat: number;
+            lon: number;
+            count: number;
+            bbox: components["schemas"]["Bbox"];
+            /**
+             * Format: uuid
+             * @description Only when `count` is 1: the offer.
+             */
+            offer_id?: string;
+        };
+        /**
+         * ClustersResponse
+         * @example {
+         *       "total": 3,
+         *       "clusters": [
+         *         {
+         *           "lat": 50.062,
+         *           "lon": 19.938,
+         *           "count": 2,
+         *           "bbox": {
+         *             "south": 50.0614,
+         *             "west": 19.9366,
+         *             "north": 50.0626,
+         *             "east": 19.9394
+         *           }
+         *         },
+         *         {
+         *           "lat": 50.0647,
+         *           "lon": 19.945,
+         *           "count": 1,
+         *           "bbox": {
+         *             "south": 50.0647,
+         *             "west": 19.945,
+         *             "north": 50.0647,
+         *             "east": 19.945
+         *           },
+         *           "offer_id": "0ffa0000-0000-4000-8000-000000000002"
+         *         }
+         *       ]
+         *     }
+         */
+        ClustersResponse: {
+            /** @description Matching offers in the bbox: the list's `total` for the same filters and search plus `within_bbox`. */
+            total: number;
+            /** @description By count (most first), then cell (south to north, west to east). Counts add up to `total`. */
+            clusters: components["schemas"]["Cluster"][];
+        };
         /** Change */
         Change: {
             /** @description Opaque; the position just after this change. Strictly increasing in feed order. */
@@ -2097,18 +2671,19 @@ export interface operations {
                     sorting?: (components["schemas"]["Sorting"] | components["schemas"]["DistanceSorting"]) | null;
                     filters?: (components["schemas"]["Filter"] | components["schemas"]["GeoFilter"])[] | null;
                     search?: string | null;
+                    fields?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description One page of offers */
+            /** @description One page of offers (with `fields`, a SparseOffersResponse) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OffersResponse"];
-                    "application/xml": components["schemas"]["OffersResponse"];
+                    "application/json": components["schemas"]["OffersResponse"] | components["schemas"]["SparseOffersResponse"];
+                    "application/xml": components["schemas"]["OffersResponse"] | components["schemas"]["SparseOffersResponse"];
                 };
             };
             /** @description The body cannot be read: not UTF-8, or nested too deep. (A body that is not JSON, or JSON of the wrong shape, is a 422.) */
@@ -2192,6 +2767,13 @@ export interface operations {
                  *     ]
                  */
                 include?: string[];
+                /**
+                 * @description Sparse fields (extension E13): `offer_data` holds only these offer_data fields, in the field catalogue's order (`GET /api/v1/meta/offer-fields`); the offer's other keys stay. An unknown name is a 422 at its index, with a did-you-mean. Absent or null: every field, as without this key. Comma-separated (`fields=title,price`) and/or repeated.
+                 * @example [
+                 *       "title,price,property_size,rooms,address_city,photos_urls"
+                 *     ]
+                 */
+                fields?: string[];
             };
             header?: never;
             path: {
@@ -2202,14 +2784,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The offer */
+            /** @description The offer (with `fields`, a SparseOffer) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Offer"];
-                    "application/xml": components["schemas"]["Offer"];
+                    "application/json": components["schemas"]["Offer"] | components["schemas"]["SparseOffer"];
+                    "application/xml": components["schemas"]["Offer"] | components["schemas"]["SparseOffer"];
                 };
             };
             /** @description No usable API key: "API key is required" (no key), "Invalid API key" (unknown key) or "API key is not active" (deactivated or expired). */
@@ -2331,18 +2913,19 @@ export interface operations {
                     sorting?: (components["schemas"]["Sorting"] | components["schemas"]["DistanceSorting"]) | null;
                     filters?: (components["schemas"]["Filter"] | components["schemas"]["GeoFilter"])[] | null;
                     search?: string | null;
+                    fields?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description One page of offers */
+            /** @description One page of offers (with `fields`, a SparseOffersResponse) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OffersResponse"];
-                    "application/xml": components["schemas"]["OffersResponse"];
+                    "application/json": components["schemas"]["OffersResponse"] | components["schemas"]["SparseOffersResponse"];
+                    "application/xml": components["schemas"]["OffersResponse"] | components["schemas"]["SparseOffersResponse"];
                 };
             };
             /** @description The body cannot be read: not UTF-8, or nested too deep. (A body that is not JSON, or JSON of the wrong shape, is a 422.) */
@@ -2690,6 +3273,317 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error: every problem found in the path, query and body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "type": "uuid_parsing",
+                     *           "loc": [
+                     *             "path",
+                     *             "offer_id"
+                     *           ],
+                     *           "msg": "Input should be a valid UUID, invalid length: expected length 32 for simple format, found 3",
+                     *           "input": "abc",
+                     *           "ctx": {
+                     *             "error": "invalid length: expected length 32 for simple format, found 3"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    similar_offers: {
+        parameters: {
+            query?: {
+                /** @description How many offers, 1 to 24 (default 6). */
+                size?: number;
+                /**
+                 * @description Sparse fields (extension E13): `offer_data` holds only these offer_data fields, in the field catalogue's order (`GET /api/v1/meta/offer-fields`); the offer's other keys stay. An unknown name is a 422 at its index, with a did-you-mean. Absent or null: every field, as without this key. Comma-separated (`fields=title,price`) and/or repeated.
+                 * @example [
+                 *       "title,price,property_size,rooms,address_city,photos_urls"
+                 *     ]
+                 */
+                fields?: string[];
+            };
+            header?: never;
+            path: {
+                /** @description Offer id (UUID, any letter case). */
+                offer_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Similar offers, best first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimilarOffersResponse"];
+                };
+            };
+            /** @description No usable API key: "API key is required" (no key), "Invalid API key" (unknown key) or "API key is not active" (deactivated or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or belongs to another organization): "Offer not found". */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Offer not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error: every problem found in the path, query and body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "type": "uuid_parsing",
+                     *           "loc": [
+                     *             "path",
+                     *             "offer_id"
+                     *           ],
+                     *           "msg": "Input should be a valid UUID, invalid length: expected length 32 for simple format, found 3",
+                     *           "input": "abc",
+                     *           "ctx": {
+                     *             "error": "invalid length: expected length 32 for simple format, found 3"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    offer_clusters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "filters": [
+                 *         {
+                 *           "field": "price",
+                 *           "operator": "lte",
+                 *           "value": 900000
+                 *         }
+                 *       ],
+                 *       "bbox": {
+                 *         "south": 49.95,
+                 *         "west": 19.75,
+                 *         "north": 50.15,
+                 *         "east": 20.15
+                 *       },
+                 *       "zoom": 12
+                 *     }
+                 */
+                "application/json": {
+                    filters?: (components["schemas"]["Filter"] | components["schemas"]["GeoFilter"])[] | null;
+                    search?: string | null;
+                    bbox: components["schemas"]["Bbox"];
+                    /** @description The map's zoom (web map tiles: 0 is the whole world in one tile). */
+                    zoom: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Clusters */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClustersResponse"];
+                };
+            };
+            /** @description The body cannot be read: not UTF-8, or nested too deep. (A body that is not JSON, or JSON of the wrong shape, is a 422.) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "There was an error parsing the body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No usable API key: "API key is required" (no key), "Invalid API key" (unknown key) or "API key is not active" (deactivated or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error: every problem found in the path, query and body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "type": "uuid_parsing",
+                     *           "loc": [
+                     *             "path",
+                     *             "offer_id"
+                     *           ],
+                     *           "msg": "Input should be a valid UUID, invalid length: expected length 32 for simple format, found 3",
+                     *           "input": "abc",
+                     *           "ctx": {
+                     *             "error": "invalid length: expected length 32 for simple format, found 3"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    investment_offer_clusters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Investment id (UUID, any letter case). */
+                investment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "filters": [
+                 *         {
+                 *           "field": "price",
+                 *           "operator": "lte",
+                 *           "value": 900000
+                 *         }
+                 *       ],
+                 *       "bbox": {
+                 *         "south": 49.95,
+                 *         "west": 19.75,
+                 *         "north": 50.15,
+                 *         "east": 20.15
+                 *       },
+                 *       "zoom": 12
+                 *     }
+                 */
+                "application/json": {
+                    filters?: (components["schemas"]["Filter"] | components["schemas"]["GeoFilter"])[] | null;
+                    search?: string | null;
+                    bbox: components["schemas"]["Bbox"];
+                    /** @description The map's zoom (web map tiles: 0 is the whole world in one tile). */
+                    zoom: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Clusters */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClustersResponse"];
+                };
+            };
+            /** @description The body cannot be read: not UTF-8, or nested too deep. (A body that is not JSON, or JSON of the wrong shape, is a 422.) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "There was an error parsing the body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No usable API key: "API key is required" (no key), "Invalid API key" (unknown key) or "API key is not active" (deactivated or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or belongs to another organization): "Investment not found". */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Investment not found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];

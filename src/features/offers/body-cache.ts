@@ -11,10 +11,13 @@
  * Bounded by bytes (LRU). buildApp makes one and hands it to the offer reader.
  */
 import { LRUCache } from 'lru-cache';
+import { fieldTextsOf } from './sparse-fields.js';
 
 interface Piece {
   readonly token: string;
   readonly bytes: Buffer;
+  /** Each offer_data field's `"name":value` text (sparse-fields.ts), made on the first sparse request. */
+  readonly texts?: readonly (string | undefined)[];
 }
 
 export class OfferBodyCache {
@@ -23,7 +26,8 @@ export class OfferBodyCache {
   constructor(maxBytes: number) {
     this.lru = new LRUCache<string, Piece>({
       maxSize: Math.max(1, maxBytes),
-      sizeCalculation: (piece, key) => piece.bytes.length + piece.token.length + key.length + 64,
+      // The field texts hold about the offer_data text again, at two bytes a character at most.
+      sizeCalculation: (piece, key) => piece.bytes.length * (piece.texts ? 3 : 1) + piece.token.length + key.length + 64,
     });
   }
 
@@ -40,6 +44,18 @@ export class OfferBodyCache {
 
   set(offerId: string, token: string, bytes: Buffer): void {
     this.lru.set(offerId, { token, bytes });
+  }
+
+  /**
+   * The field texts of an offer's body read with this token (sparse fields, extension E13): kept
+   * with the body when the cache holds it, so they are made once per stored version of an offer.
+   */
+  fieldTexts(offerId: string, token: string, bytes: Buffer): readonly (string | undefined)[] {
+    const piece = this.lru.get(offerId);
+    if (piece !== undefined && piece.token === token && piece.texts !== undefined) return piece.texts;
+    const texts = fieldTextsOf(bytes.toString('utf8'));
+    if (piece !== undefined && piece.token === token) this.lru.set(offerId, { token, bytes: piece.bytes, texts });
+    return texts;
   }
 
   clear(): void {

@@ -15,8 +15,9 @@ import { keyedOperation, sendDetail, type KeyedContext, type PartReader } from '
 import type { InputChecker } from '../../http/validation/input-checker.js';
 import { OFFER_QUERY_DESCRIPTION } from './query/descriptions.js';
 import { errorResponses } from '../../http/schemas/error-responses.js';
-import { OfferIdParams, OfferIncludeQuery, OffersRequestBodySchema } from './schemas.js';
-import { checkInclude, checkOffersBody } from './query/request.js';
+import { OfferIdParams, OfferIncludeQuery, OfferQuery, OffersRequestBodySchema } from './schemas.js';
+import { checkInclude, checkOffersBody, checkQueryFields } from './query/request.js';
+import type { FieldSelection } from './sparse-fields.js';
 import { InvestmentIdParams } from '../catalog/index.js';
 
 /** A 200 with the JSON and the XML media type of the same resource. */
@@ -54,6 +55,19 @@ const includeQuery: PartReader<Set<OfferInclude>> = {
   read: (check: InputChecker) => checkInclude(check, check.query<{ include?: string[] }>(OfferIncludeQuery)?.include),
 };
 
+/** GET offer's query: `include`, and `fields` (sparse fields, extension E13). */
+const offerQuery: PartReader<{ include: Set<OfferInclude>; fields: FieldSelection | undefined }> = {
+  schema: OfferQuery,
+  read: (check: InputChecker) => {
+    const query = check.query<{ include?: string[]; fields?: string[] }>(OfferQuery);
+    const include = checkInclude(check, query?.include);
+    return { include, fields: checkQueryFields(check, query?.fields) };
+  },
+};
+
+/** A list's 200: the page, or with `fields` the sparse page. */
+const PAGE_ANSWER = Type.Union([Type.Ref('OffersResponse'), Type.Ref('SparseOffersResponse')]);
+
 /** The body of the offer lists. */
 const listBody: PartReader<OfferListRequest> = { schema: OffersRequestBodySchema, read: checkOffersBody };
 
@@ -61,16 +75,17 @@ export const readOffer = keyedOperation({
   operationId: 'get_offer',
   summary: 'One offer',
   description:
-    'One active offer of the organization. `include` embeds related entities. ' +
+    'One active offer of the organization. `include` embeds related entities; `fields` keeps only the named ' +
+    'offer_data fields (extension E13). ' +
     '`Accept: application/xml` returns it as XML (root `<offer>`). Inactive offers answer 404.',
   tags: ['offers'],
   params: OfferIdParams,
-  query: includeQuery,
-  responses: { 200: jsonOrXml('The offer', Type.Ref('Offer')), ...errorResponses('Offer not found') },
+  query: offerQuery,
+  responses: { 200: jsonOrXml('The offer (with `fields`, a SparseOffer)', Type.Union([Type.Ref('Offer'), Type.Ref('SparseOffer')])), ...errorResponses('Offer not found') },
   serializers: offerSerializers,
-  async handle({ params, query: include }, ctx) {
+  async handle({ params, query: { include, fields } }, ctx) {
     const format = negotiate(ctx);
-    const offer = await ctx.services.offers.find(ctx.caller, params.offer_id, include);
+    const offer = await ctx.services.offers.find(ctx.caller, params.offer_id, include, fields);
     if (!offer) return sendDetail(ctx.reply, 404, 'Offer not found');
     return as(ctx, format, offer);
   },
@@ -83,7 +98,7 @@ export const listOffersOperation = keyedOperation({
   tags: ['offers'],
   query: includeQuery,
   body: listBody,
-  responses: { 200: jsonOrXml('One page of offers', Type.Ref('OffersResponse')), ...errorResponses(undefined, { body: true }) },
+  responses: { 200: jsonOrXml('One page of offers (with `fields`, a SparseOffersResponse)', PAGE_ANSWER), ...errorResponses(undefined, { body: true }) },
   serializers: pageSerializers,
   async handle({ query: include, body: request }, ctx) {
     const format = negotiate(ctx);
@@ -103,7 +118,7 @@ export const listInvestmentOffers = keyedOperation({
   params: InvestmentIdParams,
   query: includeQuery,
   body: listBody,
-  responses: { 200: jsonOrXml('One page of offers', Type.Ref('OffersResponse')), ...errorResponses('Investment not found', { body: true }) },
+  responses: { 200: jsonOrXml('One page of offers (with `fields`, a SparseOffersResponse)', PAGE_ANSWER), ...errorResponses('Investment not found', { body: true }) },
   serializers: pageSerializers,
   async handle({ params, query: include, body: request }, ctx) {
     const format = negotiate(ctx);

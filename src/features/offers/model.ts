@@ -6,6 +6,7 @@
  */
 import type { Agent, Branch, Investment, Organization } from '../../contract/resources.js';
 import { toApiTimestamp } from '../../contract/timestamps.js';
+import type { FieldSelection } from './sparse-fields.js';
 
 export interface OfferView {
   offer_id: string;
@@ -22,6 +23,11 @@ export interface OfferView {
    * assembled as bytes, with no decoding of offer_data to a string and no encoding back.
    */
   offer_data_json_bytes?: Buffer;
+  /**
+   * Sparse fields (extension E13): offer_data (and its texts) hold only these fields. Not a field
+   * of the answer; the XML renderer writes only their elements.
+   */
+  fields?: FieldSelection;
   version: number;
   agent: Agent | null;
   branch: Branch | null;

@@ -35,11 +35,14 @@ import { filterCondition } from './query/operators-sql.js';
 import { searchCondition, searchRelevance } from './query/search-sql.js';
 import { findOrganization } from '../catalog/index.js';
 import type { ReadDb } from '../../db/readonly.js';
+import { fieldTextsOf, sparseJson, type FieldSelection } from './sparse-fields.js';
 
 export interface OfferListQuery extends OfferListRequest {
   /** Limits the list to one investment's offers. */
   investmentId?: string;
   include: ReadonlySet<OfferInclude>;
+  /** Sparse fields (extension E13): offer_data holds only these; undefined: every field. */
+  fields?: FieldSelection | undefined;
 }
 
 interface OfferRowSlice {
@@ -102,8 +105,13 @@ export class OfferReader {
   ) {}
 
   /** One active offer the caller may see, or undefined. */
-  find(visibility: Visibility, offerId: string, include: ReadonlySet<OfferInclude>): Promise<OfferView | undefined> {
-    return findOffer(this.db, this.bodies, visibility, offerId, include);
+  find(
+    visibility: Visibility,
+    offerId: string,
+    include: ReadonlySet<OfferInclude>,
+    fields?: FieldSelection,
+  ): Promise<OfferView | undefined> {
+    return findOffer(this.db, this.bodies, visibility, offerId, include, fields);
   }
 
   /** One page of the active offers the caller may see that match the query. */
@@ -118,6 +126,7 @@ async function findOffer(
   visibility: Visibility,
   offerId: string,
   include: ReadonlySet<OfferInclude>,
+  fields: FieldSelection | undefined,
 ): Promise<OfferView | undefined> {
   const { organizationId, scope } = visibility;
   // The body only when the cache does not hold the current one (a null token never matches).
@@ -133,7 +142,7 @@ async function findOffer(
   const row = result.rows[0];
   if (!row) return undefined;
   const rows = await withBodies(db, organizationId, [row], bodies);
-  const [view] = await withRelated(db, visibility, rows, include);
+  const [view] = await withRelated(db, visibility, rows, include, sparse(bodies, fields));
   return view;
 }
 
@@ -258,7 +267,7 @@ async function listOffers(
   }
   const items = await withBodies(db, organizationId, rows, bodies);
   return {
-    items: await withRelated(db, visibility, items, query.include),
+    items: await withRelated(db, visibility, items, query.include, sparse(bodies, query.fields)),
     page: query.page,
     size: query.size,
     total,
@@ -275,6 +284,7 @@ async function withRelated(
   visibility: Visibility,
   rows: readonly OfferRowSlice[],
   include: ReadonlySet<OfferInclude>,
+  cut: SparseCut | undefined,
 ): Promise<OfferView[]> {
   if (rows.length === 0) return [];
   const { organizationId } = visibility;
@@ -289,12 +299,16 @@ async function withRelated(
     include.has('organization') ? findOrganization(db, organizationId) : Promise.resolve(undefined),
   ]);
   return rows.map((row) =>
-    toOfferView(row, {
-      agent: (row.agent_id && agents.get(row.agent_id)) || null,
-      branch: (row.branch_id && branches.get(row.branch_id)) || null,
-      investment: (row.investment_id && investments.get(row.investment_id)) || null,
-      organization: organization ?? null,
-    }),
+    toOfferView(
+      row,
+      {
+        agent: (row.agent_id && agents.get(row.agent_id)) || null,
+        branch: (row.branch_id && branches.get(row.branch_id)) || null,
+        investment: (row.investment_id && investments.get(row.investment_id)) || null,
+        organization: organization ?? null,
+      },
+      cut,
+    ),
   );
 }
 
@@ -303,11 +317,34 @@ function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
+/**
+ * Cuts a row's stored offer_data down to a selection of fields (sparse fields, extension E13):
+ * from the field texts the body cache keeps with the body, made once per stored version.
+ */
+interface SparseCut {
+  readonly selection: FieldSelection;
+  readonly bytesOf: (row: OfferRowSlice, stored: Buffer) => Buffer;
+}
+
+function sparse(bodies: OfferBodyCache | undefined, selection: FieldSelection | undefined): SparseCut | undefined {
+  if (selection === undefined) return undefined;
+  return {
+    selection,
+    bytesOf: (row, stored) => {
+      const texts = bodies ? bodies.fieldTexts(row.offer_id, row.row_token, stored) : fieldTextsOf(stored.toString('utf8'));
+      return Buffer.from(sparseJson(texts, selection));
+    },
+  };
+}
+
 function toOfferView(
   row: OfferRowSlice,
   related: { agent: Agent | null; branch: Branch | null; organization: Organization | null; investment: Investment | null },
+  cut: SparseCut | undefined,
 ): OfferView {
-  const bytes = asBuffer(row.offer_data_bytes!);
+  const stored = asBuffer(row.offer_data_bytes!);
+  // With sparse fields, the cut text stands for offer_data everywhere (JSON bytes, XML object).
+  const bytes = cut ? cut.bytesOf(row, stored) : stored;
   let text: string | undefined;
   let parsed: Record<string, unknown> | undefined;
   // Decoded only if a renderer asks for the text (XML); JSON copies the bytes.
@@ -326,6 +363,7 @@ function toOfferView(
       return dataJson();
     },
     offer_data_json_bytes: bytes,
+    ...(cut ? { fields: cut.selection } : {}),
     version: row.version,
     ...related,
   };

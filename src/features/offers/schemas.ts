@@ -4,7 +4,7 @@
  * them in /openapi.json.
  */
 import Type, { type TSchema } from 'typebox';
-import { Nullable } from '../../contract/resources.js';
+import { Nullable, OfferDataSchema, OfferSchema, OffersPageSchema } from '../../contract/resources.js';
 import {
   MAX_FILTERS,
   MAX_POLYGON_POINTS,
@@ -14,6 +14,7 @@ import {
   OFFER_INCLUDES,
   type GeoOperator,
 } from './query/language.js';
+import { MAX_SPARSE_FIELDS } from './sparse-fields.js';
 import { SCHEMA_OPERATORS, type FilterSchemaName } from './query/operators.js';
 import { FILTER_VALUE_DESCRIPTION, FILTERS_DESCRIPTION, GEO_OPERATOR_DESCRIPTION, SORTING_DESCRIPTION } from './query/descriptions.js';
 
@@ -31,6 +32,28 @@ export const OfferIncludeQuery = Type.Object({
       examples: [['agent']],
     }),
   ),
+});
+
+const FIELDS_DESCRIPTION =
+  'Sparse fields (extension E13): `offer_data` holds only these offer_data fields, in the field catalogue\'s order ' +
+  '(`GET /api/v1/meta/offer-fields`); the offer\'s other keys stay. An unknown name is a 422 at its index, with a ' +
+  'did-you-mean. Absent or null: every field, as without this key.';
+
+/** `fields` of GET offer: comma-separated and/or repeated names. */
+export const OfferFieldsQueryPart = Type.Optional(
+  Type.Array(Type.String(), {
+    description: `${FIELDS_DESCRIPTION} Comma-separated (\`fields=title,price\`) and/or repeated.`,
+    examples: [['title,price,property_size,rooms,address_city,photos_urls']],
+  }),
+);
+
+export const OfferQuery = Type.Object({ include: OfferIncludeQuery.properties.include, fields: OfferFieldsQueryPart });
+
+export const FieldsSchema = Type.Array(Type.String(), {
+  minItems: 1,
+  maxItems: MAX_SPARSE_FIELDS,
+  description: FIELDS_DESCRIPTION,
+  examples: [['title', 'price', 'property_size', 'rooms', 'address_city', 'photos_urls']],
 });
 
 export const PaginationSchema = Type.Object(
@@ -156,6 +179,29 @@ export const OffersRequestBodySchema = Type.Object(
       Nullable(Type.Array(Type.Union(Object.values(FILTER_SCHEMAS)), { maxItems: MAX_FILTERS, description: FILTERS_DESCRIPTION })),
     ),
     search: Type.Optional(Nullable(SearchSchema)),
+    fields: Type.Optional(Nullable(FieldsSchema)),
   },
   { $id: 'OffersRequestBody', title: 'OffersRequestBody', examples: [OFFERS_REQUEST_EXAMPLE] },
+);
+
+// ---------------------------------------------------------------------------------------------
+// Sparse answers (extension E13): an offer whose offer_data holds only the fields asked for.
+
+export const SparseOfferDataSchema = Type.Object(
+  Object.fromEntries(Object.entries(OfferDataSchema.properties).map(([name, schema]) => [name, Type.Optional(schema)])),
+  {
+    $id: 'SparseOfferData',
+    title: 'SparseOfferData',
+    description: 'offer_data with `fields` (extension E13): only the fields asked for, in the field catalogue\'s order.',
+  },
+);
+
+export const SparseOfferSchema = Type.Object(
+  { ...OfferSchema.properties, offer_data: Type.Ref('SparseOfferData') },
+  { $id: 'SparseOffer', title: 'SparseOffer', description: 'An offer answered with `fields`: every key of Offer; offer_data cut down.' },
+);
+
+export const SparseOffersPageSchema = Type.Object(
+  { ...OffersPageSchema.properties, items: Type.Array(Type.Ref('SparseOffer')) },
+  { $id: 'SparseOffersResponse', title: 'SparseOffersResponse', description: 'An offer page answered with `fields`.' },
 );

@@ -22,6 +22,7 @@ import {
 } from '../../xml/element-writers.js';
 import { escapeXmlText } from '../../xml/escape.js';
 import type { FragmentCache } from '../../xml/fragment-cache.js';
+import type { FieldSelection } from './sparse-fields.js';
 
 export const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
@@ -31,14 +32,26 @@ const ENTITY_ITEM_NAMES: Readonly<Record<string, string>> = {
   ...Object.fromEntries(WEEKDAYS.map((day) => [day, 'interval'])),
 };
 
-const writeOfferData = objectElement(
-  'offer_data',
-  OFFER_DATA_FIELDS.map((field) => {
-    if (field.kind !== 'url_list') return { key: field.name, write: scalarElement(field.name) };
-    if (!field.xmlItem) throw new Error(`offer_data field ${field.name} has no XML item name`);
-    return { key: field.name, write: listElement(field.name, scalarElement(field.xmlItem)) };
-  }),
-);
+const OFFER_DATA_WRITERS = OFFER_DATA_FIELDS.map((field) => {
+  if (field.kind !== 'url_list') return { key: field.name, write: scalarElement(field.name) };
+  if (!field.xmlItem) throw new Error(`offer_data field ${field.name} has no XML item name`);
+  return { key: field.name, write: listElement(field.name, scalarElement(field.xmlItem)) };
+});
+const writeOfferData = objectElement('offer_data', OFFER_DATA_WRITERS);
+
+/**
+ * The <offer_data> writer of a sparse selection (extension E13): only the selected elements, in
+ * catalogue order. Made once per selection object (a request's, shared by the offers of its page).
+ */
+const sparseWriters = new WeakMap<FieldSelection, ElementWriter>();
+function sparseOfferDataWriter(selection: FieldSelection): ElementWriter {
+  let writer = sparseWriters.get(selection);
+  if (writer === undefined) {
+    writer = objectElement('offer_data', selection.indexes.map((i) => OFFER_DATA_WRITERS[i]!));
+    sparseWriters.set(selection, writer);
+  }
+  return writer;
+}
 
 /**
  * Included entities are shared between the offers of a page (one organization object, one object
@@ -77,10 +90,13 @@ const writeVersion = scalarElement('version');
 export const OFFER_DATA_FRAGMENT_CHARS = 16_000_000;
 
 function offerDataElement(offer: OfferView, fragments: FragmentCache | undefined): string {
-  const cached = fragments?.get(offer.offer_id, offer.offer_data_json);
+  // A sparse element is kept apart from the offer's full one (its own key), checked the same way
+  // against the (sparse) offer_data text it was written from.
+  const key = offer.fields ? `${offer.offer_id}\n${offer.fields.key}` : offer.offer_id;
+  const cached = fragments?.get(key, offer.offer_data_json);
   if (cached !== undefined) return cached;
-  const fragment = writeOfferData(offer.offer_data);
-  fragments?.set(offer.offer_id, offer.offer_data_json, fragment);
+  const fragment = (offer.fields ? sparseOfferDataWriter(offer.fields) : writeOfferData)(offer.offer_data);
+  fragments?.set(key, offer.offer_data_json, fragment);
   return fragment;
 }
 

@@ -17,7 +17,18 @@ import {
 } from '../../contract/resources.js';
 import type { JsonSchema, SchemaRegistry } from './json-schema.js';
 import { ChangeFeedSchema, ChangeSchema } from '../../features/change-feed/index.js';
-import { FacetsResponseSchema, FieldCatalogueSchema } from '../../features/offers/index.js';
+import {
+  FacetsResponseSchema,
+  FieldCatalogueSchema,
+  SparseOfferDataSchema,
+  SparseOfferSchema,
+  SparseOffersPageSchema,
+  SimilarOfferSchema,
+  SimilarOffersSchema,
+  BboxSchema,
+  ClusterSchema,
+  ClustersResponseSchema,
+} from '../../features/offers/index.js';
 import { ErrorResponseSchema, HTTPValidationErrorSchema, ValidationErrorSchema } from './error-responses.js';
 
 export const SHARED_SCHEMAS: readonly TSchema[] = [
@@ -36,6 +47,14 @@ export const SHARED_SCHEMAS: readonly TSchema[] = [
   HTTPValidationErrorSchema,
   FacetsResponseSchema,
   FieldCatalogueSchema,
+  SparseOfferDataSchema,
+  SparseOfferSchema,
+  SparseOffersPageSchema,
+  SimilarOfferSchema,
+  SimilarOffersSchema,
+  BboxSchema,
+  ClusterSchema,
+  ClustersResponseSchema,
   ChangeSchema,
   ChangeFeedSchema,
 ];

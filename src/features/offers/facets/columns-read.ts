@@ -12,13 +12,13 @@ import type { ReadDb } from '../../../db/readonly.js';
 export async function loadOfferColumns(db: ReadDb, organizationId: string, maxRows: number): Promise<OfferColumns | undefined> {
   const names = [...NUMBER_COLUMNS, ...CODED_COLUMNS].map(({ column }) => column.column);
   // The count first and in the same statement: a too large organization is not read at all.
-  const result = await sql<Record<string, unknown> & { v: string; n: number; present: boolean | null }>`
+  const result = await sql<Record<string, unknown> & { v: string; n: number; present: boolean | null; offer_id: string }>`
     with v as (select content_version::text as v from content_state where id = 1),
       n as (select count(*)::int as n from offers where organization_id = ${organizationId} and is_active)
     select v.v, n.n, r.*
     from v cross join n
       left join lateral (
-        select true as present, ${sql.join(names.map((name, i) => sql`${sql.ref(`o.${name}`)} as ${sql.ref(`c${i}`)}`))}
+        select true as present, o.offer_id, ${sql.join(names.map((name, i) => sql`${sql.ref(`o.${name}`)} as ${sql.ref(`c${i}`)}`))}
         from offers as o where o.organization_id = ${organizationId} and o.is_active and n.n <= ${maxRows}
       ) as r on true`.execute(db);
   const first = result.rows[0];
@@ -47,5 +47,5 @@ export async function loadOfferColumns(db: ReadDb, organizationId: string, maxRo
     });
     coded[key] = { values: distinct, codes };
   });
-  return { version: first.v, rows: rows.length, numbers, coded };
+  return { version: first.v, rows: rows.length, ids: rows.map((row) => row.offer_id), numbers, coded };
 }

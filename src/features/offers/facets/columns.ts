@@ -36,6 +36,8 @@ export interface CodedColumn {
 export interface OfferColumns {
   readonly version: string;
   readonly rows: number;
+  /** Each row's offer_id (a map cluster of one offer names it). */
+  readonly ids: readonly string[];
   /** NaN for null (no stored number is NaN: JSON has none). */
   readonly numbers: Readonly<Record<NumberColumnKey, Float64Array>>;
   readonly coded: Readonly<Record<CodedColumnKey, CodedColumn>>;
@@ -48,7 +50,8 @@ const isColumn = (field: OfferField) => isNumberKey(keyOf(field)) || isCodedKey(
 
 /** Bytes a snapshot of `rows` offers takes (typed arrays; the dictionaries are small next to them). */
 export function columnBytes(rows: number): number {
-  return rows * (NUMBER_COLUMNS.length * 8 + CODED_COLUMNS.length * 4) + 1024;
+  // An id: a 36-character string and its slot in the array.
+  return rows * (NUMBER_COLUMNS.length * 8 + CODED_COLUMNS.length * 4 + 64) + 1024;
 }
 
 /** Whether the filter's operator has a column evaluation (operators.ts) for the form its field is held in. */
@@ -192,6 +195,22 @@ function columnStats(mask: Uint16Array, x: Float64Array): FieldStats {
     count++;
   }
   return count === 0 ? { min: null, max: null, avg: null, count: 0 } : { min, max, avg: (sum + compensation) / count, count };
+}
+
+/** Whether the columns can tell which rows match these filters (no search, every filter on a column). */
+export function columnsCanFilter(filters: readonly OfferFilter[], search: string | undefined): boolean {
+  return search === undefined && filters.every(canEvaluate);
+}
+
+/**
+ * Which rows match the base and every filter (columnsCanFilter must hold): a mask, 0 for a match.
+ * The map's clusters (extension E13) read it.
+ */
+export function matchingRows(columns: OfferColumns, filters: readonly OfferFilter[], base: ColumnBase): Uint16Array {
+  const mask = new Uint16Array(columns.rows);
+  markBase(mask, columns, base);
+  for (const filter of filters) markFailures(mask, 1, columns, filter);
+  return mask;
 }
 
 /** The facets answer of `request` (columnsCanAnswer must hold) over `columns`. */

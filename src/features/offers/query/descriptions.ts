@@ -114,5 +114,9 @@ ${OPERATOR_LINES}
 **Include** (query, optional): \`include=agent,branch,organization,investment\` (comma-separated and/or repeated)
 embeds those entities; not included or not linked: \`null\`.
 
+**Fields** (optional, extension E13): \`"fields": ["title", "price", "photos_urls"]\` keeps only those offer_data
+fields in each offer's \`offer_data\`, in the field catalogue's order; every other key of the offer and the page stays.
+An unknown name is a 422 at \`["body", "fields", <index>]\` with a did-you-mean. Absent or \`null\`: every field.
+
 **Format**: JSON by default; \`Accept: application/xml\` returns the same page as XML.
 `.trim();

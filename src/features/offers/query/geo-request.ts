@@ -79,7 +79,7 @@ function checkRadius(check: IssueSink, value: unknown, loc: Loc): GeoRadius | un
   return members(check, value, loc, { lat: LATITUDE, lon: LONGITUDE, km: KILOMETRES });
 }
 
-function checkBox(check: IssueSink, value: unknown, loc: Loc): GeoBox | undefined {
+export function checkGeoBox(check: IssueSink, value: unknown, loc: Loc): GeoBox | undefined {
   const box = members(check, value, loc, { south: LATITUDE, west: LONGITUDE, north: LATITUDE, east: LONGITUDE });
   if (box && box.south > box.north) {
     check.report(issues.valueError(loc, value, `south (${box.south}) must not be north of north (${box.north})`));
@@ -125,6 +125,6 @@ function checkPolygon(check: IssueSink, value: unknown, loc: Loc): GeoPolygon | 
 /** `{"lat", "lon", "km"}`: a circle. */
 export const RADIUS: ValueShape<GeoRadius> = { read: (check, _field, value, loc) => checkRadius(check, value, loc), doc: undefined };
 /** `{"south", "west", "north", "east"}`: a box. */
-export const BOX: ValueShape<GeoBox> = { read: (check, _field, value, loc) => checkBox(check, value, loc), doc: undefined };
+export const BOX: ValueShape<GeoBox> = { read: (check, _field, value, loc) => checkGeoBox(check, value, loc), doc: undefined };
 /** `[[lat, lon], ...]`: a polygon. */
 export const POLYGON: ValueShape<GeoPolygon> = { read: (check, _field, value, loc) => checkPolygon(check, value, loc), doc: undefined };

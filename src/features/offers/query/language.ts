@@ -8,6 +8,7 @@
 import { OFFER_DATA_FIELD_BY_NAME, OFFER_TOP_FIELDS, type FieldKind } from '../../../contract/offer-fields.js';
 import type { OfferFilter } from './operators.js';
 import type { GeoPoint, OfferField, QueryFieldKind } from './values.js';
+import type { FieldSelection } from '../sparse-fields.js';
 
 export {
   FILTER_OPERATORS,
@@ -124,6 +125,8 @@ export interface OfferListRequest {
   filters: OfferFilter[];
   /** Full-text search (extension E1), trimmed; undefined: none. Without sort: by relevance. */
   search?: string | undefined;
+  /** Sparse fields (extension E13): offer_data holds only these; undefined: every field. */
+  fields?: FieldSelection | undefined;
 }
 
 

@@ -28,6 +28,7 @@ import { issues, type Loc } from '../../../http/validation/issues.js';
 import type { InputChecker } from '../../../http/validation/input-checker.js';
 import { checkGeoPoint } from './geo-request.js';
 import { withSuggestion } from '../../../text/suggest.js';
+import { MAX_SPARSE_FIELDS, selectionOf, SPARSE_FIELD_NAMES, sparseFieldIndex, type FieldSelection } from '../sparse-fields.js';
 
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -74,8 +75,67 @@ export function checkOffersBody(check: InputChecker): OfferListRequest | undefin
   const sort = checkSorting(check, body.sorting);
   const filters = checkFilters(check, body.filters);
   const search = checkSearch(check, body.search);
-  if (!pagination || sort === INVALID || !filters || search === INVALID) return undefined;
-  return { page: pagination.page, size: pagination.size, sort, filters, ...(search === undefined ? {} : { search }) };
+  const fields = checkBodyFields(check, body.fields);
+  if (!pagination || sort === INVALID || !filters || search === INVALID || fields === INVALID) return undefined;
+  return {
+    page: pagination.page,
+    size: pagination.size,
+    sort,
+    filters,
+    ...(search === undefined ? {} : { search }),
+    ...(fields === undefined ? {} : { fields }),
+  };
+}
+
+/** One `fields` name at `loc`: its catalogue index, or a 422 there with a did-you-mean. */
+function checkFieldName(check: InputChecker, name: unknown, loc: Loc): number | undefined {
+  if (typeof name !== 'string') {
+    check.report(issues.stringType(loc, name));
+    return undefined;
+  }
+  const index = sparseFieldIndex(name);
+  if (index === undefined) check.report(issues.valueError(loc, name, withSuggestion(`unknown field '${name}'`, name, SPARSE_FIELD_NAMES)));
+  return index;
+}
+
+/**
+ * Body `fields` (sparse fields, extension E13): null or absent for every field; else a list of 1
+ * or more offer_data field names, each a 422 at its index when unknown.
+ */
+export function checkBodyFields(check: InputChecker, value: unknown): FieldSelection | undefined | typeof INVALID {
+  if (value === undefined || value === null) return undefined;
+  const loc = ['body', 'fields'];
+  if (!Array.isArray(value)) {
+    check.report(issues.listType(loc, value));
+    return INVALID;
+  }
+  if (value.length === 0) {
+    check.report(issues.tooShort(loc, value, 1, 0));
+    return INVALID;
+  }
+  if (value.length > MAX_SPARSE_FIELDS) {
+    check.report(issues.tooLong(loc, value, MAX_SPARSE_FIELDS, value.length));
+    return INVALID;
+  }
+  const indexes = value.map((name, i) => checkFieldName(check, name, [...loc, i]));
+  return indexes.every((i) => i !== undefined) ? selectionOf(indexes as number[]) : INVALID;
+}
+
+/**
+ * Query `fields` (sparse fields on GET): comma-separated and/or repeated, like `include`; each
+ * name a 422 at its index among the names given (`?fields=price,cty` reports index 1). Present but
+ * naming nothing (`?fields=`) is a 422 too: no field at all is not a request for every field.
+ */
+export function checkQueryFields(check: InputChecker, values: readonly string[] | undefined): FieldSelection | undefined {
+  if (values === undefined) return undefined;
+  const names = values.flatMap((value) => value.split(',')).map((name) => name.trim()).filter((name) => name !== '');
+  const loc = ['query', 'fields'];
+  if (names.length === 0) {
+    check.report(issues.tooShort(loc, values, 1, 0));
+    return undefined;
+  }
+  const indexes = names.map((name, i) => checkFieldName(check, name, [...loc, i]));
+  return indexes.every((i) => i !== undefined) ? selectionOf(indexes as number[]) : undefined;
 }
 
 /**

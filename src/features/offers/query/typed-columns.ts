@@ -128,6 +128,8 @@ export const TYPED_COLUMNS = [
     column: 'location_latitude',
     type: 'double precision',
     readBy: 'geography',
+    // In memory for the map's clusters (extension E13), which read the positions from the columns.
+    memory: 'number',
     indexes: ['offers_org_location_idx'],
   },
   {
@@ -136,6 +138,7 @@ export const TYPED_COLUMNS = [
     column: 'location_longitude',
     type: 'double precision',
     readBy: 'geography',
+    memory: 'number',
     indexes: ['offers_org_location_idx'],
   },
 ] as const satisfies readonly TypedColumn[];

@@ -1,0 +1,92 @@
+/**
+ * GET /api/v1/offers/{offer_id}/similar (extension E13): other active offers the caller may see, of
+ * the offer's type, best first by the documented score (similar-score.ts), with `fields` as GET
+ * offer takes them. JSON only. An offer the caller cannot see answers 404 as GET offer does.
+ */
+import Type from 'typebox';
+import { keyedOperation, sendDetail, type PartReader } from '../../../http/operation.js';
+import { JSON_TYPE } from '../../../http/content-types.js';
+import type { InputChecker } from '../../../http/validation/input-checker.js';
+import { errorResponses } from '../../../http/schemas/error-responses.js';
+import { offerToJsonBytes, type OfferView } from '../model.js';
+import { checkQueryFields } from '../query/request.js';
+import { resolveOfferField, type OfferFilter } from '../query/language.js';
+import { OfferIdParams } from '../schemas.js';
+import type { FieldSelection } from '../sparse-fields.js';
+import { readSimilarityFacts } from './similar-read.js';
+import { DEFAULT_SIMILAR_SIZE, HALF_SCORE_KM, MAX_SIMILAR_SIZE, rankSimilar, SIMILARITY_WEIGHTS } from './similar-score.js';
+import { SimilarQuery } from './similar-schemas.js';
+
+interface SimilarView {
+  readonly items: readonly { readonly offer: OfferView; readonly score: number }[];
+  readonly size: number;
+}
+
+const similarQuery: PartReader<{ size: number; fields: FieldSelection | undefined }> = {
+  schema: SimilarQuery,
+  read: (check: InputChecker) => {
+    const query = check.query<{ size?: number; fields?: string[] }>(SimilarQuery);
+    const fields = checkQueryFields(check, query?.fields);
+    return query === undefined ? undefined : { size: query.size ?? DEFAULT_SIMILAR_SIZE, fields };
+  },
+};
+
+/** Each offer's JSON with `"score"` as its last key. */
+function similarToJsonBytes(view: SimilarView): Buffer {
+  const parts: Buffer[] = [Buffer.from('{"items":[')];
+  view.items.forEach(({ offer, score }, i) => {
+    const bytes = offerToJsonBytes(offer);
+    parts.push(Buffer.from(i === 0 ? '' : ','), bytes.subarray(0, bytes.length - 1), Buffer.from(`,"score":${score}}`));
+  });
+  parts.push(Buffer.from(`],"size":${view.size}}`));
+  return Buffer.concat(parts);
+}
+
+const w = SIMILARITY_WEIGHTS;
+const DESCRIPTION =
+  `Up to \`size\` (1 to ${MAX_SIMILAR_SIZE}, default ${DEFAULT_SIMILAR_SIZE}) other active offers this key may see, of the same ` +
+  '`offer_type` (an offer without one: those without one), best first, each with its `score` (0 to 1, 4 decimals), ' +
+  'ties by `offer_id`. The score is a weighted sum of five parts, each 0 when either offer lacks the value: ' +
+  `same investment (${w.investment}), distance (${w.distance}; 1 / (1 + km / ${HALF_SCORE_KM})), ` +
+  `price (${w.price}; 1 - |a - b| / max(a, b)), rooms (${w.rooms}; 1 - |a - b| / 2, at least 0) and ` +
+  `property size (${w.size}; as price). Deterministic: the same data gives the same list. \`fields\` cuts each ` +
+  'offer_data as on `GET /api/v1/offers/{offer_id}`. An offer this key cannot see answers 404, as there. JSON only.';
+
+export const similarOffersOperation = keyedOperation({
+  operationId: 'similar_offers',
+  summary: 'Offers similar to one offer',
+  description: DESCRIPTION,
+  tags: ['offers'],
+  params: OfferIdParams,
+  query: similarQuery,
+  responses: {
+    200: { description: 'Similar offers, best first', content: { 'application/json': { schema: Type.Ref('SimilarOffersResponse') } } },
+    ...errorResponses('Offer not found'),
+  },
+  serializers: { 'application/json': (view: SimilarView) => similarToJsonBytes(view) },
+  async handle({ params, query: { size, fields } }, ctx) {
+    const facts = await readSimilarityFacts(ctx.db, ctx.caller, params.offer_id);
+    if (!facts) return sendDetail(ctx.reply, 404, 'Offer not found');
+    // The serializer is picked by the answer's media type.
+    ctx.reply.type(JSON_TYPE);
+    const ranked = rankSimilar(facts.base, facts.candidates, size);
+    if (ranked.length === 0) return { items: [], size } satisfies SimilarView;
+    // The ranked offers through the list's reader (bodies from the offer body cache, the scope once more).
+    const filter = { field: resolveOfferField('offer_id')!, operator: 'in', value: ranked.map((r) => r.offer_id) } as OfferFilter;
+    const page = await ctx.services.offers.list(ctx.caller, {
+      page: 1,
+      size: ranked.length,
+      sort: undefined,
+      filters: [filter],
+      include: new Set(),
+      fields,
+    });
+    const byId = new Map(page.items.map((offer) => [offer.offer_id, offer]));
+    // An offer changed by an import between the two reads is left out rather than shown stale.
+    const items = ranked.flatMap(({ offer_id, score }) => {
+      const offer = byId.get(offer_id);
+      return offer ? [{ offer, score }] : [];
+    });
+    return { items, size } satisfies SimilarView;
+  },
+});
