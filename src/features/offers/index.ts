@@ -10,6 +10,7 @@ export { FacetsResponseSchema, FieldCatalogueSchema } from './facets/facets-sche
 export { normalizeOfferData, renderOfferDataJson } from './offer-data.js';
 export { offerSearchWords, searchVector } from './query/search-text.js';
 export { OfferReader } from './read.js';
+export { OfferIdParams } from './schemas.js';
 export { addSearchLexemes, upsertOffers } from './write.js';
 export type { OfferRowDraft } from './write.js';
 export { OFFER_DATA_FRAGMENT_CHARS } from './xml.js';
