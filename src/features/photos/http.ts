@@ -56,8 +56,8 @@ export const readPhotoVariant = publicOperation({
     200: {
       description: 'The image, without metadata, in sRGB',
       headers: {
-        'Cache-Control': { schema: { type: 'string' }, description: IMMUTABLE },
-        ETag: { schema: { type: 'string' }, description: 'Strong.' },
+        'Cache-Control': { type: 'string', description: IMMUTABLE },
+        ETag: { type: 'string', description: 'Strong: the URL names the bytes.' },
       },
       content: { 'image/avif': { schema: binary }, 'image/webp': { schema: binary }, 'image/jpeg': { schema: binary } },
     },
