@@ -66,6 +66,20 @@ export interface Config {
   readonly webhookGiveUpAfterMs: number;
   /** Change-feed tombstones (deletes) are kept at least this many days; older cursors expire (410). */
   readonly feedRetentionDays: number;
+  /** Origins photo sources may be fetched from (IMAGE_SOURCES); empty: nothing is fetched, every photo is unavailable. */
+  readonly imageSources: readonly string[];
+  /** Where fetched sources and rendered variants are kept (IMAGE_CACHE_DIR, default DATA_DIR/images); instances may share it. */
+  readonly imageCacheDir: string;
+  /** Signs variant URLs (IMAGE_SIGNING_SECRET); undefined: the secret the database made (photo_settings), shared by its instances. */
+  readonly imageSigningSecret: string | undefined;
+  /** Variants (and placeholders) this instance renders at once at most; the memory bound of rendering. */
+  readonly imageRenderConcurrency: number;
+  /** Photo sources this instance fetches at once at most. */
+  readonly imageFetchConcurrency: number;
+  /** How often the photo fetcher looks for queued sources when no import wakes it, in milliseconds. */
+  readonly imageFetchPollMs: number;
+  /** The service's public base URL (PUBLIC_URL, e.g. https://api.example.pl): variant URLs start with it; undefined: the request's own origin. */
+  readonly publicUrl: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -120,6 +134,30 @@ function metricsToken(env: NodeJS.ProcessEnv): string | undefined {
   return raw;
 }
 
+/** PUBLIC_URL: an absolute http(s) URL, perhaps with a path prefix; kept without its trailing slash. */
+function publicUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.PUBLIC_URL?.trim();
+  if (!raw) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username) {
+    throw new ConfigError(`PUBLIC_URL must be an absolute URL such as https://api.example.pl, got "${raw}"`);
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+/** IMAGE_SIGNING_SECRET: long enough not to be guessed. */
+function signingSecret(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.IMAGE_SIGNING_SECRET?.trim();
+  if (!raw) return undefined;
+  if (raw.length < 32) throw new ConfigError('IMAGE_SIGNING_SECRET must have at least 32 characters');
+  return raw;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL?.trim() || undefined;
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -136,9 +174,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 8000, 0, 65535);
   const metricsPort = env.METRICS_PORT?.trim() ? int(env, 'METRICS_PORT', 0, 1, 65535) : undefined;
   if (metricsPort !== undefined && metricsPort === port) throw new ConfigError('METRICS_PORT must differ from PORT');
+  const dataDir = path.resolve(env.DATA_DIR?.trim() || './data');
   return Object.freeze({
     databaseUrl,
-    dataDir: path.resolve(env.DATA_DIR?.trim() || './data'),
+    dataDir,
     port,
     host: env.HOST?.trim() || '127.0.0.1',
     logLevel,
@@ -169,5 +208,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetryMaxMs: int(env, 'WEBHOOK_RETRY_MAX_MS', 3_600_000, 10, 86_400_000),
     webhookGiveUpAfterMs: int(env, 'WEBHOOK_GIVE_UP_AFTER_MS', 86_400_000, 1000, 30 * 86_400_000),
     feedRetentionDays: int(env, 'FEED_RETENTION_DAYS', 30, 1, 36_500),
+    imageSources: origins(env, 'IMAGE_SOURCES'),
+    imageCacheDir: path.resolve(env.IMAGE_CACHE_DIR?.trim() || path.join(dataDir, 'images')),
+    imageSigningSecret: signingSecret(env),
+    imageRenderConcurrency: int(env, 'IMAGE_RENDER_CONCURRENCY', 2, 1, 64),
+    imageFetchConcurrency: int(env, 'IMAGE_FETCH_CONCURRENCY', 4, 1, 64),
+    imageFetchPollMs: int(env, 'IMAGE_FETCH_POLL_MS', 1000, 10, 600_000),
+    publicUrl: publicUrl(env),
   });
 }

@@ -22,6 +22,7 @@ import { listInvestmentOffers, listOffersOperation, readOffer } from './features
 import { offerFieldCatalogue } from './features/offers/meta/meta-http.js';
 import { investmentOfferClustersOperation, offerClustersOperation } from './features/offers/clusters/clusters-http.js';
 import { similarOffersOperation } from './features/offers/similar/similar-http.js';
+import { listOfferPhotos, readPhotoVariant } from './features/photos/http.js';
 
 export type { RouteEntry } from './http/route-registration.js';
 
@@ -54,4 +55,9 @@ export const ROUTES: readonly RouteEntry[] = [
 
   // Extensions (sync): the change feed.
   route('GET', '/api/v1/changes', listChangesOperation, { uncached: true }),
+
+  // Extensions (photos): an offer's photos (never cached: a photo turns ready without an import),
+  // and the public, signed variant URLs they list.
+  route('GET', '/api/v1/offers/:offer_id/photos', listOfferPhotos, { uncached: true }),
+  route('GET', '/images/:offer_id/:photo/:hash/:signature/:file', readPhotoVariant),
 ];

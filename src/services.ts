@@ -13,6 +13,7 @@ import { ApiKeyCache, findApiKeyByHash, KeyUsageRecorder, touchApiKeyLastUsed } 
 import { ContentVersion, listenForChanges, readContentVersion } from './features/content-version/index.js';
 import { OfferBodyCache, OfferColumnsCache, OfferReader, OFFER_DATA_FRAGMENT_CHARS } from './features/offers/index.js';
 import { WebhookSender } from './features/webhooks/index.js';
+import { PhotoService } from './features/photos/index.js';
 import { ResponseCache } from './http/caching/response-cache.js';
 import type { Metrics } from './metrics/metrics.js';
 import { FragmentCache } from './xml/fragment-cache.js';
@@ -37,10 +38,14 @@ export interface Services {
   readonly xmlFragments: FragmentCache;
   /** This instance's webhook sender; undefined with WEBHOOKS=off. wake() it after writing to the outbox in-process. */
   readonly webhookSender: WebhookSender | undefined;
+  /** Photos (E11): the signer, the image store and render gate, the background fetcher (with IMAGE_SOURCES). */
+  readonly photos: PhotoService;
+  /** PUBLIC_URL: where variant URLs start; undefined: the request's origin. */
+  readonly publicUrl: string | undefined;
   readonly metrics: Metrics | undefined;
   /** Reads the content version, then starts listening and polling. */
   start(): Promise<void>;
-  /** Starts the webhook sender (once the instance serves). */
+  /** Starts the webhook sender and the photo fetcher (once the instance serves). */
   startSending(): void;
   /** Stops the background work and waits for what is under way. */
   stop(): Promise<void>;
@@ -82,6 +87,21 @@ export function createServices(config: Config, db: DbHandle, options: ServiceOpt
   // An import that changed content may have written messages: look at once, not at the next poll.
   if (webhookSender) contentVersion.onChange(() => webhookSender.wake());
 
+  // Photo sources queued by an import (anywhere) are fetched by every running instance's fetcher,
+  // each by one of them; an import that committed may have queued some: look at once.
+  const photos = new PhotoService({
+    db: db.db,
+    readDb,
+    log: log.child({ component: 'photos' }),
+    allowed: config.imageSources,
+    cacheDir: config.imageCacheDir,
+    secret: config.imageSigningSecret,
+    renderConcurrency: config.imageRenderConcurrency,
+    fetchConcurrency: config.imageFetchConcurrency,
+    pollMs: config.imageFetchPollMs,
+  });
+  contentVersion.onChange(() => photos.wake());
+
   let listener: { stop(): Promise<void> } | undefined;
   return {
     db,
@@ -96,9 +116,12 @@ export function createServices(config: Config, db: DbHandle, options: ServiceOpt
     facetColumns: config.facetColumnsBytes > 0 ? new OfferColumnsCache(config.facetColumnsBytes) : undefined,
     xmlFragments: new FragmentCache(OFFER_DATA_FRAGMENT_CHARS),
     webhookSender,
+    photos,
+    publicUrl: config.publicUrl,
     metrics,
     async start() {
       metrics?.watchDatabase(db.kind, db.poolUsage);
+      await photos.start();
       await contentVersion.start();
       // PostgreSQL tells every instance at once when an import commits (extension E8).
       if (db.kind === 'postgres' && config.databaseUrl) {
@@ -112,9 +135,11 @@ export function createServices(config: Config, db: DbHandle, options: ServiceOpt
     },
     startSending() {
       webhookSender?.start();
+      photos.startFetching();
     },
     async stop() {
       await webhookSender?.stop();
+      await photos.stop();
       await listener?.stop();
       contentVersion.stop();
       await keyUsage.drain();

@@ -246,6 +246,33 @@ export interface RoutineRecordTable {
   applied_at: TimestampDefault;
 }
 
+/** A photo source: one per distinct source URL, and the fetch queue of extension E11 (migration 2026_11_27_0030). */
+export interface PhotoSourceTable {
+  /** Hex SHA-256 of the URL. */
+  source_id: string;
+  url: string;
+  status: ColumnType<'pending' | 'ready' | 'unavailable', 'pending' | 'ready' | 'unavailable' | undefined, 'pending' | 'ready' | 'unavailable'>;
+  reason: string | null;
+  /** Hex SHA-256 of the fetched bytes (ready only). */
+  content_hash: string | null;
+  /** As displayed (EXIF orientation applied). */
+  width: number | null;
+  height: number | null;
+  /** A data URI of at most 1 KB. */
+  placeholder: string | null;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: TimestampDefault;
+  locked_until: Timestamp | null;
+  fetched_at: Timestamp | null;
+  created_at: TimestampDefault;
+}
+
+/** One row: the signing secret of variant URLs unless IMAGE_SIGNING_SECRET is set. */
+export interface PhotoSettingsTable {
+  singleton: ColumnType<boolean, boolean | undefined, never>;
+  signing_secret: string;
+}
+
 export interface Database {
   organizations: OrganizationTable;
   websites: WebsiteTable;
@@ -261,6 +288,8 @@ export interface Database {
   website_changes: WebsiteChangeTable;
   website_feeds: WebsiteFeedTable;
   ecs_routines: RoutineRecordTable;
+  photo_sources: PhotoSourceTable;
+  photo_settings: PhotoSettingsTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationTable>;

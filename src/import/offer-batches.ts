@@ -17,6 +17,7 @@ import { storedOwners } from './lookups-sql.js';
 import { rememberSeenOffers } from './session-sql.js';
 import { SearchVocabulary } from './search-vocabulary.js';
 import { addSearchLexemes, upsertOffers, type OfferRowDraft } from '../features/offers/index.js';
+import { enqueuePhotoSources, photoUrlsOf } from '../features/photos/index.js';
 
 /**
  * A batch is sent when it holds this many offers (batchSize) or this much offer_data text, whichever
@@ -37,6 +38,8 @@ interface QueuedOffer {
   readonly draft?: OfferRowDraft | undefined;
   /** The record is invalid: only its links are checked. */
   readonly checkOnly?: boolean;
+  /** The photo and floor plan URLs of an active offer to write (queued for fetching with the batch). */
+  readonly photos?: readonly string[] | undefined;
 }
 
 interface CheckedOffer {
@@ -111,8 +114,9 @@ export class OfferBatches {
       branch_id: record.branch_id,
       investment_id: record.investment_id,
     };
+    const photos = draft && draft.is_active ? photoUrlsOf(record.offer_data as Record<string, unknown> | null).map((p) => p.url) : undefined;
     // Only the record number and path of `at` are kept (not the record it may carry).
-    await this.queue({ recordNo: at.recordNo, path: at.path, record: links, draft }, final);
+    await this.queue({ recordNo: at.recordNo, path: at.path, record: links, draft, photos }, final);
   }
 
   /**
@@ -203,8 +207,12 @@ export class OfferBatches {
     const lexemes = this.vocabulary.unsent(drafts);
     const adding = lexemes ? addSearchLexemes(ctx.db, lexemes) : undefined;
     const seen = drafts.length > 0 && ctx.prune ? rememberSeenOffers(ctx.db, drafts.map((d) => d.offer_id)) : undefined;
+    // Photo sources are queued in the import's transaction (fetched once it commits); a known
+    // source costs an index lookup, an unavailable one is retried.
+    const photoUrls = ctx.writing ? checked.flatMap((c) => (c.write ? (c.queued.photos ?? []) : [])) : [];
+    const queueing = photoUrls.length > 0 ? enqueuePhotoSources(ctx.db, photoUrls) : undefined;
     const owners = storedOwners(ctx.db, 'offer', checked.map((c) => c.queued.record.offer_id));
-    const [counts, stored] = await Promise.all([writing, owners, seen, adding]);
+    const [counts, stored] = await Promise.all([writing, owners, seen, adding, queueing]);
     if (counts) ctx.counts.add('offers', counts);
     for (const { queued } of checked) {
       const r = queued.record;

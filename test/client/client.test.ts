@@ -17,6 +17,7 @@ import {
   type FacetsResponse,
   type ChangeFeed,
   type FieldCatalogue,
+  type OfferPhotos,
   type HTTPValidationError,
   type Investment,
   type Offer,
@@ -28,7 +29,13 @@ import {
   type Organization,
 } from '../../packages/client/src/index.js';
 import { recordWebsiteChanges } from '../../src/features/change-feed/write.js';
+import { sql } from 'kysely';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { startImageOrigin, type ImageOrigin } from '../helpers/image-origin.js';
 import { AGENT, BRANCH, INVESTMENT, KEYS, OFFER, ORG_A, ORG_B, uid } from '../helpers/fixtures.js';
 
 let t: TestApp;
@@ -46,8 +53,15 @@ const track = (client: EstateClient): EstateClient => {
   return client;
 };
 
+let photoOrigin: ImageOrigin;
+
 beforeAll(async () => {
-  t = await buildTestApp();
+  // A local photo origin the service may fetch from (extension E11).
+  photoOrigin = await startImageOrigin();
+  photoOrigin.answers.set('/p.jpg', { kind: 'bytes', body: await sharp({ create: { width: 400, height: 300, channels: 3, background: '#808080' } }).jpeg().toBuffer() });
+  t = await buildTestApp({
+    env: { IMAGE_SOURCES: photoOrigin.origin, IMAGE_CACHE_DIR: mkdtempSync(path.join(tmpdir(), 'ecs-client-photos-')), IMAGE_FETCH_POLL_MS: '50' },
+  });
   // The fixture is inserted without the import: record its change feed as an import would.
   await t.db.db.transaction().execute((trx) => recordWebsiteChanges(trx, [ORG_A, ORG_B]));
   await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -337,6 +351,42 @@ describe('every operation through the client', () => {
     expect(new Set(all.map((c) => c.cursor)).size).toBe(all.length);
     const bad = await estate.GET('/api/v1/changes', { params: { query: { since: 'not a cursor' } } });
     expect(bad.response.status).toBe(422);
+  });
+});
+
+describe('photos (extension E11)', () => {
+  it('GET /api/v1/offers/{offer_id}/photos, then a variant URL it lists (public, no key)', async () => {
+    // The last test of the file that reads offers: the Gdańsk offer gets a photo of the local origin.
+    const url = photoOrigin.url('/p.jpg');
+    await sql`update offers set offer_data = jsonb_set(offer_data, '{photos_urls}', ${JSON.stringify([url])}::jsonb),
+      offer_data_json = jsonb_set(offer_data, '{photos_urls}', ${JSON.stringify([url])}::jsonb)::text
+      where offer_id = ${OFFER.gdansk}`.execute(t.db.db);
+    let data: OfferPhotos | undefined;
+    for (let i = 0; i < 400; i += 1) {
+      const answer = await estate.GET('/api/v1/offers/{offer_id}/photos', { params: { path: { offer_id: OFFER.gdansk } } });
+      expectTypeOf(answer.data).toEqualTypeOf<OfferPhotos | undefined>();
+      data = answer.data;
+      if (data?.photos[0]?.status === 'ready') break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const photo = data!.photos[0]!;
+    expect(photo).toMatchObject({ kind: 'photo', index: 0, source_url: url, status: 'ready', width: 400, height: 300 });
+    const variant = photo.variants.find((v) => v.format === 'webp' && v.width === 320)!;
+    expect(variant.url.startsWith(baseUrl)).toBe(true);
+    const parts = new URL(variant.url).pathname.split('/');
+    const image = await estate.GET('/images/{offer_id}/{photo}/{hash}/{signature}/{file}', {
+      params: { path: { offer_id: parts[2]!, photo: parts[3]!, hash: parts[4]!, signature: parts[5]!, file: parts[6]! } },
+      parseAs: 'arrayBuffer',
+    });
+    expect(image.response.status).toBe(200);
+    expect(image.response.headers.get('content-type')).toBe('image/webp');
+    expect((await sharp(Buffer.from(image.data as ArrayBuffer)).metadata()).width).toBe(320);
+    // As an <img> asks for it: no key at all.
+    const plain = await fetch(variant.url);
+    expect(plain.status).toBe(200);
+    expect(Buffer.from(await plain.arrayBuffer()).equals(Buffer.from(image.data as ArrayBuffer))).toBe(true);
+    const missing = await estate.GET('/api/v1/offers/{offer_id}/photos', { params: { path: { offer_id: uid('dead', 1) } } });
+    expect(missing.error).toEqual({ detail: 'Offer not found' });
   });
 });
 

@@ -43,6 +43,9 @@ export type FacetsResponse = Schemas['FacetsResponse'];
 export type FieldCatalogue = Schemas['FieldCatalogue'];
 export type Change = Schemas['Change'];
 export type ChangeFeed = Schemas['ChangeFeed'];
+export type OfferPhotos = Schemas['OfferPhotos'];
+export type Photo = Schemas['Photo'];
+export type PhotoVariant = Schemas['PhotoVariant'];
 export type ErrorResponse = Schemas['ErrorResponse'];
 export type HTTPValidationError = Schemas['HTTPValidationError'];
 /** The body of POST /api/v1/offers: filters, sorting, pagination, search, geography. */

@@ -25,6 +25,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/images/{offer_id}/{photo}/{hash}/{signature}/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A photo variant (public, signed)
+         * @description The image a variant URL of GET /api/v1/offers/{offer_id}/photos names: no key, the URL's signature is the permission. A URL with any part changed answers 404 without any work. Rendered once, then kept; `Cache-Control: public, max-age=31536000, immutable` and a strong ETag (If-None-Match answers 304).
+         */
+        get: operations["read_photo_variant"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organization": {
         parameters: {
             query?: never;
@@ -450,6 +470,26 @@ export interface paths {
          * @description What changed for your website, in order: `upsert` (fetch the entity by id) and `delete` (drop it). Without `since`: everything you see now as upserts, page by page (`has_more`); then keep `next_cursor` and ask `?since=<next_cursor>` whenever you want what changed since (an empty page still gives a `next_cursor`). Deletes are kept at least 30 days (FEED_RETENTION_DAYS); a cursor older than that answers 410 `Cursor expired`: start again without `since`. Never served from the response cache: a page shows an import from the moment it commits.
          */
         get: operations["list_changes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/offers/{offer_id}/photos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The photos of an offer, at the sizes a page needs
+         * @description Every photo and floor plan of the offer, in the order of `photos_urls` then `floor_plan_urls`: its size as displayed, a tiny placeholder, and variant URLs (AVIF, WebP, JPEG at widths 320 to 1920, never upscaled) for `<img srcset>` or `<picture>`. Variant URLs are public and signed (an `<img>` sends no key) and never change their bytes. Sources are fetched in the background after an import, from the origins in IMAGE_SOURCES only: a photo is `pending` until then, `unavailable` (with a `reason`) when it cannot be used. Same key, tenancy, scope and 404 as GET /api/v1/offers/{offer_id}. Not served from the response cache: a photo turns `ready` without an import.
+         */
+        get: operations["list_offer_photos"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1884,6 +1924,126 @@ export interface components {
             /** @description `true`: ask again at once with `since=next_cursor`. */
             has_more: boolean;
         };
+        /** PhotoVariant */
+        PhotoVariant: {
+            width: number;
+            height: number;
+            format: "avif" | "webp" | "jpeg";
+            /** @description Absolute, public (no key) and signed: only URLs from an answer of this service are served. Cache it forever: a changed source gets new URLs. */
+            url: string;
+        };
+        /** Photo */
+        Photo: {
+            /** @description `photo` (from `photos_urls`) or `floor_plan` (from `floor_plan_urls`). */
+            kind: "photo" | "floor_plan";
+            /** @description Position within its kind's list, from 0. */
+            index: number;
+            /** @description The URL as imported. */
+            source_url: string;
+            /** @description `ready`: measured, variants listed. `pending`: not fetched yet (within seconds of an import). `unavailable`: not fetched (its origin is not in IMAGE_SOURCES) or unusable (see `reason`); the next import tries again. */
+            status: "ready" | "pending" | "unavailable";
+            /** @description Why the photo is `unavailable`; `null` otherwise. */
+            reason: string | null;
+            /** @description Width as displayed (EXIF orientation applied); `null` unless `ready`. */
+            width: number | null;
+            /** @description Height as displayed; `null` unless `ready`. */
+            height: number | null;
+            /** @description A tiny blurred preview: a `data:image/webp;base64,...` URI of at most 1024 characters (16 px on its long side), for a CSS background while the photo loads; `null` unless `ready`. */
+            placeholder: string | null;
+            /** @description Widths 320, 640, 960, 1280, 1920 up to the photo's own (never upscaled; its own width too when below 1920), each as avif, webp and jpeg, by width then format. Empty unless `ready`. */
+            variants: components["schemas"]["PhotoVariant"][];
+        };
+        /**
+         * OfferPhotos
+         * @example {
+         *       "offer_id": "7f0c2d9e-3b1a-4c55-9d7e-2a6b8c4d1e01",
+         *       "photos": [
+         *         {
+         *           "kind": "photo",
+         *           "index": 0,
+         *           "source_url": "https://crm.example.pl/photos/1.jpg",
+         *           "status": "ready",
+         *           "reason": null,
+         *           "width": 800,
+         *           "height": 600,
+         *           "placeholder": "data:image/webp;base64,UklGRlQAAABXRUJQVlA4IEgAAADwAQCdASoQAAwAPm0wlEekIyGhKAgAgA2JZQAAPaOgAP7+1v/4sGq6A9Cqf5dPogsAAAA=",
+         *           "variants": [
+         *             {
+         *               "width": 320,
+         *               "height": 240,
+         *               "format": "avif",
+         *               "url": "https://api.example.pl/images/7f0c2d9e-3b1a-4c55-9d7e-2a6b8c4d1e01/photo-0/9b2f6c1de0a4478f8c3b5e7a1d2c4f6e8a0b1c3d5e7f9a1b3c5d7e9f1a3b5c7d/q3J9xk2LrV0aYt8mWc1n7g/320.avif"
+         *             },
+         *             {
+         *               "width": 320,
+         *               "height": 240,
+         *               "format": "webp",
+         *               "url": "https://api.example.pl/images/7f0c2d9e-3b1a-4c55-9d7e-2a6b8c4d1e01/photo-0/9b2f6c1de0a4478f8c3b5e7a1d2c4f6e8a0b1c3d5e7f9a1b3c5d7e9f1a3b5c7d/q3J9xk2LrV0aYt8mWc1n7g/320.webp"
+         *             },
+         *             {
+         *               "width": 320,
+         *               "height": 240,
+         *               "format": "jpeg",
+         *               "url": "https://api.example.pl/images/7f0c2d9e-3b1a-4c55-9d7e-2a6b8c4d1e01/photo-0/9b2f6c1de0a4478f8c3b5e7a1d2c4f6e8a0b1c3d5e7f9a1b3c5d7e9f1a3b5c7d/q3J9xk2LrV0aYt8mWc1n7g/320.jpeg"
+         *             },
+         *             {
+         *               "width": 640,
+         *               "height": 480,
+         *               "format": "avif",
+         *               "url": "https://api.example.pl/images/7f0c2d9e-3b1a-4c55-9d7e-2a6b8c4d1e01/photo-0/9b2f6c1de0a4478f8c3b5e7a1d2c4f6e8a0b1c3d5e7f9a1b3c5d7e9f1a3b5c7d/q3J9xk2LrV0aYt8mWc1n7g/640.avif"
+         *             },
+         *             {
+         *               "width": 640,
+         *               "height": 480,
+         *               "format": "webp",
+         *               "url": "https://api.example.pl/images/7f0c2d9e-3b1a-4c55-9d7e-2a6b8c4d1e01/photo-0/9b2f6c1de0a4478f8c3b5e7a1d2c4f6e8a0b1c3d5e7f9a1b3c5d7e9f1a3b5c7d/q3J9xk2LrV0aYt8mWc1n7g/640.webp"
+         *             },
+         *             {
+         *               "width": 640,
+         *               "height": 480,
+         *               "format": "jpeg",
+         *               "url": "https://api.example.pl/images/7f0c2d9e-3b1a-4c55-9d7e-2a6b8c4d1e01/photo-0/9b2f6c1de0a4478f8c3b5e7a1d2c4f6e8a0b1c3d5e7f9a1b3c5d7e9f1a3b5c7d/q3J9xk2LrV0aYt8mWc1n7g/640.jpeg"
+         *             },
+         *             {
+         *               "width": 800,
+         *               "height": 600,
+         *               "format": "avif",
+         *               "url": "https://api.example.pl/images/7f0c2d9e-3b1a-4c55-9d7e-2a6b8c4d1e01/photo-0/9b2f6c1de0a4478f8c3b5e7a1d2c4f6e8a0b1c3d5e7f9a1b3c5d7e9f1a3b5c7d/q3J9xk2LrV0aYt8mWc1n7g/800.avif"
+         *             },
+         *             {
+         *               "width": 800,
+         *               "height": 600,
+         *               "format": "webp",
+         *               "url": "https://api.example.pl/images/7f0c2d9e-3b1a-4c55-9d7e-2a6b8c4d1e01/photo-0/9b2f6c1de0a4478f8c3b5e7a1d2c4f6e8a0b1c3d5e7f9a1b3c5d7e9f1a3b5c7d/q3J9xk2LrV0aYt8mWc1n7g/800.webp"
+         *             },
+         *             {
+         *               "width": 800,
+         *               "height": 600,
+         *               "format": "jpeg",
+         *               "url": "https://api.example.pl/images/7f0c2d9e-3b1a-4c55-9d7e-2a6b8c4d1e01/photo-0/9b2f6c1de0a4478f8c3b5e7a1d2c4f6e8a0b1c3d5e7f9a1b3c5d7e9f1a3b5c7d/q3J9xk2LrV0aYt8mWc1n7g/800.jpeg"
+         *             }
+         *           ]
+         *         },
+         *         {
+         *           "kind": "floor_plan",
+         *           "index": 0,
+         *           "source_url": "https://other.example.com/plan.png",
+         *           "status": "unavailable",
+         *           "reason": "origin https://other.example.com is not in IMAGE_SOURCES",
+         *           "width": null,
+         *           "height": null,
+         *           "placeholder": null,
+         *           "variants": []
+         *         }
+         *       ]
+         *     }
+         */
+        OfferPhotos: {
+            /** Format: uuid */
+            offer_id: string;
+            /** @description In the order of `photos_urls`, then `floor_plan_urls`. */
+            photos: components["schemas"]["Photo"][];
+        };
         /**
          * Pagination
          * @description Required; `{}` means page 1 of 50 offers.
@@ -2026,6 +2186,66 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    read_photo_variant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description As issued. */
+                offer_id: string;
+                /** @description As issued (`photo-0`, `floor_plan-1`). */
+                photo: string;
+                /** @description As issued: the content hash of the source. */
+                hash: string;
+                /** @description As issued. */
+                signature: string;
+                /** @description As issued: `<width>.<format>`. */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image, without metadata, in sRGB */
+            200: {
+                headers: {
+                    /** @description public, max-age=31536000, immutable */
+                    "Cache-Control"?: string;
+                    /** @description Strong: the URL names the bytes. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/avif": string;
+                    "image/webp": string;
+                    "image/jpeg": string;
+                };
+            };
+            /** @description Not modified (If-None-Match) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Not a URL this service issued, or its source is gone */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not Found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
@@ -3667,6 +3887,84 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Cursor expired"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error: every problem found in the path, query and body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "type": "uuid_parsing",
+                     *           "loc": [
+                     *             "path",
+                     *             "offer_id"
+                     *           ],
+                     *           "msg": "Input should be a valid UUID, invalid length: expected length 32 for simple format, found 3",
+                     *           "input": "abc",
+                     *           "ctx": {
+                     *             "error": "invalid length: expected length 32 for simple format, found 3"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_offer_photos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Offer id (UUID, any letter case). */
+                offer_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The photos of the offer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfferPhotos"];
+                };
+            };
+            /** @description No usable API key: "API key is required" (no key), "Invalid API key" (unknown key) or "API key is not active" (deactivated or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or belongs to another organization): "Offer not found". */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Offer not found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];

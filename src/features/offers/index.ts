@@ -13,6 +13,7 @@ export { OfferReader } from './read.js';
 export { BboxSchema, ClusterSchema, ClustersResponseSchema } from './clusters/clusters-schemas.js';
 export { SimilarOfferSchema, SimilarOffersSchema } from './similar/similar-schemas.js';
 export { SparseOfferDataSchema, SparseOfferSchema, SparseOffersPageSchema } from './schemas.js';
+export { OfferIdParams } from './schemas.js';
 export { addSearchLexemes, upsertOffers } from './write.js';
 export type { OfferRowDraft } from './write.js';
 export { OFFER_DATA_FRAGMENT_CHARS } from './xml.js';

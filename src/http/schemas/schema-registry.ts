@@ -29,6 +29,7 @@ import {
   ClusterSchema,
   ClustersResponseSchema,
 } from '../../features/offers/index.js';
+import { OfferPhotosSchema, PhotoSchema, PhotoVariantSchema } from '../../features/photos/index.js';
 import { ErrorResponseSchema, HTTPValidationErrorSchema, ValidationErrorSchema } from './error-responses.js';
 
 export const SHARED_SCHEMAS: readonly TSchema[] = [
@@ -57,6 +58,9 @@ export const SHARED_SCHEMAS: readonly TSchema[] = [
   ClustersResponseSchema,
   ChangeSchema,
   ChangeFeedSchema,
+  PhotoVariantSchema,
+  PhotoSchema,
+  OfferPhotosSchema,
 ];
 
 export const SCHEMA_REGISTRY: SchemaRegistry = new Map(

@@ -1,0 +1,198 @@
+/**
+ * The photos of a running instance, built once by createServices: the URL signer (its secret from
+ * IMAGE_SIGNING_SECRET or the database), the image store in IMAGE_CACHE_DIR, the render gate
+ * (IMAGE_RENDER_CONCURRENCY image operations at once), and the background fetcher (only when
+ * IMAGE_SOURCES allows something). It answers the two questions of the HTTP side: the photos of
+ * an offer, and the bytes of a variant URL.
+ */
+import type { Kysely } from 'kysely';
+import sharp from 'sharp';
+import type { Database } from '../../db/database.js';
+import type { ReadDb } from '../../db/readonly.js';
+import {
+  contentHashOf,
+  CONTENT_TYPES,
+  parseVariantAddress,
+  photoUrlsOf,
+  photoView,
+  refusedOrigin,
+  sourceIdOf,
+  SOURCE_LIMITS,
+  variantHeight,
+  variantPath,
+  type PhotoView,
+  type SourceLimits,
+  type VariantAddress,
+} from './model.js';
+import { findReadySourceByHash, readSigningSecret, readSourceStates } from './read.js';
+import { enqueuePhotoSources } from './write.js';
+import { requeueSource } from './fetcher-sql.js';
+import { fetchSource } from './source-fetch.js';
+import { renderVariant } from './image-processing.js';
+import { ImageStore } from './image-store.js';
+import { RenderGate } from './render-gate.js';
+import { PhotoFetcher, type FetcherLog } from './photo-fetcher.js';
+import { UrlSigner } from './url-signing.js';
+
+export interface PhotoServiceOptions {
+  db: Kysely<Database>;
+  readDb: ReadDb;
+  log: FetcherLog;
+  allowed: readonly string[];
+  cacheDir: string;
+  /** IMAGE_SIGNING_SECRET; undefined: the database's. */
+  secret: string | undefined;
+  renderConcurrency: number;
+  fetchConcurrency: number;
+  pollMs: number;
+  /** The source limits (tests shorten the time limit). */
+  limits?: SourceLimits;
+}
+
+/** A variant's answer. */
+export interface VariantFile {
+  readonly bytes: Buffer;
+  readonly contentType: string;
+  /** Strong: the URL names the source's bytes, the width and the format. */
+  readonly etag: string;
+}
+
+export class PhotoService {
+  readonly store: ImageStore;
+  readonly gate: RenderGate;
+  readonly fetcher: PhotoFetcher | undefined;
+  readonly limits: SourceLimits;
+  private signer: UrlSigner | undefined;
+  /** Variants being rendered in this process, by file: a second request waits for the first render. */
+  private readonly rendering = new Map<string, Promise<Buffer | undefined>>();
+  /** Variants this process has rendered (tests count the work a request caused). */
+  rendered = 0;
+
+  constructor(private readonly options: PhotoServiceOptions) {
+    this.limits = options.limits ?? SOURCE_LIMITS;
+    this.store = new ImageStore(options.cacheDir);
+    this.gate = new RenderGate(options.renderConcurrency);
+    this.fetcher =
+      options.allowed.length > 0
+        ? new PhotoFetcher({
+            db: options.db,
+            log: options.log,
+            allowed: options.allowed,
+            limits: this.limits,
+            store: this.store,
+            gate: this.gate,
+            concurrency: options.fetchConcurrency,
+            pollMs: options.pollMs,
+          })
+        : undefined;
+  }
+
+  /** Reads the signing secret (the database's unless IMAGE_SIGNING_SECRET is set). */
+  async start(): Promise<void> {
+    this.signer = new UrlSigner(this.options.secret ?? (await readSigningSecret(this.options.readDb)));
+  }
+
+  startFetching(): void {
+    this.fetcher?.start();
+  }
+
+  /** Sources may have been queued (an import committed): look at once. */
+  wake(): void {
+    this.fetcher?.wake();
+  }
+
+  async stop(): Promise<void> {
+    await this.fetcher?.stop();
+  }
+
+  private get urlSigner(): UrlSigner {
+    if (!this.signer) throw new Error('photos: start() was not called');
+    return this.signer;
+  }
+
+  /** The absolute variant URL of an address, under `base` (PUBLIC_URL or the request's origin). */
+  variantUrl(base: string, address: VariantAddress): string {
+    return base + variantPath(address, this.urlSigner.sign(address));
+  }
+
+  /** The photos of an offer, in the order of photos_urls, then floor_plan_urls. */
+  async photosOf(offerId: string, offerData: Record<string, unknown>, base: string): Promise<PhotoView[]> {
+    const photos = photoUrlsOf(offerData);
+    const states = await readSourceStates(this.options.readDb, photos.map((p) => sourceIdOf(p.url)));
+    // A source never queued (an offer written some other way than the import): queue it now.
+    const unknown = photos.filter((p) => !states.has(sourceIdOf(p.url)) && refusedOrigin(p.url, this.options.allowed) === undefined);
+    if (unknown.length > 0) {
+      void enqueuePhotoSources(this.options.db, unknown.map((p) => p.url))
+        .then(() => this.wake())
+        .catch((error: unknown) => this.options.log.warn({ err: error }, 'photos: could not queue sources'));
+    }
+    return photos.map((p) => photoView(offerId, p, states.get(sourceIdOf(p.url)), this.options.allowed, (a) => this.variantUrl(base, a)));
+  }
+
+  /**
+   * The variant a URL names, rendered once and kept; undefined when the URL is not one the service
+   * issued (checked first, before any file or database is touched) or its source is gone.
+   */
+  async variant(params: { offer_id: string; photo: string; hash: string; signature: string; file: string }): Promise<VariantFile | undefined> {
+    const address = this.verified(params);
+    if (!address) return undefined;
+    const file = this.store.variantPath(address.hash, address.width, address.format);
+    const bytes = (await this.store.read(file)) ?? (await this.renderOnce(file, address));
+    if (!bytes) return undefined;
+    return { bytes, contentType: CONTENT_TYPES[address.format], etag: this.etagOf(address) };
+  }
+
+  /** The address of a URL the service issued, or undefined (nothing else is done for a URL that is not). */
+  verified(params: { offer_id: string; photo: string; hash: string; signature: string; file: string }): VariantAddress | undefined {
+    const address = parseVariantAddress(params);
+    return address && this.urlSigner.verify(address, params.signature) ? address : undefined;
+  }
+
+  etagOf(address: VariantAddress): string {
+    return `"${address.hash.slice(0, 32)}-${address.width}.${address.format}"`;
+  }
+
+  private renderOnce(file: string, address: VariantAddress): Promise<Buffer | undefined> {
+    let pending = this.rendering.get(file);
+    if (!pending) {
+      pending = this.render(file, address).finally(() => this.rendering.delete(file));
+      this.rendering.set(file, pending);
+    }
+    return pending;
+  }
+
+  private async render(file: string, address: VariantAddress): Promise<Buffer | undefined> {
+    const source = this.store.sourcePath(address.hash);
+    if (!(await this.store.has(source)) && !(await this.fetchAgain(address.hash))) return undefined;
+    const bytes = await this.gate.run(async () => {
+      const meta = await sharp(source, { limitInputPixels: this.limits.maxPixels }).metadata();
+      const displayed = meta.autoOrient ?? { width: meta.width, height: meta.height };
+      // Never upscaled: a signed URL names a width the source has, unless its file was replaced.
+      if (!displayed.width || !displayed.height || address.width > displayed.width) return undefined;
+      return renderVariant(source, address.width, variantHeight(displayed, address.width), address.format, this.limits.maxPixels);
+    });
+    if (!bytes) return undefined;
+    this.rendered += 1;
+    await this.store.write(file, bytes);
+    return bytes;
+  }
+
+  /**
+   * On demand: the source file is not in this instance's IMAGE_CACHE_DIR (not shared, or
+   * emptied): fetch it again from its URL. Bytes that changed meanwhile are not this URL's: the
+   * source is queued to be fetched anew (new URLs), and this URL answers 404.
+   */
+  private async fetchAgain(hash: string): Promise<boolean> {
+    const known = await findReadySourceByHash(this.options.readDb, hash);
+    if (!known) return false;
+    const fetched = await fetchSource(known.url, this.options.allowed, this.limits);
+    if (!fetched.ok) return false;
+    if (contentHashOf(fetched.bytes) !== hash) {
+      await requeueSource(this.options.db, known.source_id);
+      this.wake();
+      return false;
+    }
+    await this.store.write(this.store.sourcePath(hash), fetched.bytes);
+    return true;
+  }
+}
