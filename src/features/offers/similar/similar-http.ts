@@ -4,7 +4,10 @@
  * offer takes them. JSON only. An offer the caller cannot see answers 404 as GET offer does.
  */
 import Type from 'typebox';
-import { keyedOperation, sendDetail, type PartReader } from '../../../http/operation.js';
+import { keyedOperation, sendDetail, type KeyedContext, type PartReader } from '../../../http/operation.js';
+import { readContentVersion } from '../../content-version/index.js';
+import { loadOfferColumns } from '../facets/columns-read.js';
+import { similarityFactsFromColumns } from './similar-columns.js';
 import { JSON_TYPE } from '../../../http/content-types.js';
 import type { InputChecker } from '../../../http/validation/input-checker.js';
 import { errorResponses } from '../../../http/schemas/error-responses.js';
@@ -52,6 +55,22 @@ const DESCRIPTION =
   `property size (${w.size}; as price). Deterministic: the same data gives the same list. \`fields\` cuts each ` +
   'offer_data as on `GET /api/v1/offers/{offer_id}`. An offer this key cannot see answers 404, as there. JSON only.';
 
+/**
+ * The facts of the offer and its candidates: from the organization's in-memory columns at the
+ * current content version when they hold it (one pass over typed arrays), else from SQL.
+ */
+async function similarityFacts(ctx: KeyedContext, offerId: string) {
+  const cache = ctx.services.facetColumns;
+  if (cache) {
+    const version = await readContentVersion(ctx.db);
+    if (version !== undefined) {
+      const columns = await cache.get(ctx.caller.organizationId, version, (org, maxRows) => loadOfferColumns(ctx.db, org, maxRows));
+      if (columns) return similarityFactsFromColumns(columns, ctx.caller, offerId);
+    }
+  }
+  return readSimilarityFacts(ctx.db, ctx.caller, offerId);
+}
+
 export const similarOffersOperation = keyedOperation({
   operationId: 'similar_offers',
   summary: 'Offers similar to one offer',
@@ -65,7 +84,7 @@ export const similarOffersOperation = keyedOperation({
   },
   serializers: { 'application/json': (view: SimilarView) => similarToJsonBytes(view) },
   async handle({ params, query: { size, fields } }, ctx) {
-    const facts = await readSimilarityFacts(ctx.db, ctx.caller, params.offer_id);
+    const facts = await similarityFacts(ctx, params.offer_id);
     if (!facts) return sendDetail(ctx.reply, 404, 'Offer not found');
     // The serializer is picked by the answer's media type.
     ctx.reply.type(JSON_TYPE);
