@@ -13,7 +13,6 @@ import type { InputChecker } from '../../../http/validation/input-checker.js';
 import { errorResponses } from '../../../http/schemas/error-responses.js';
 import { offerToJsonBytes, type OfferView } from '../model.js';
 import { checkQueryFields } from '../query/request.js';
-import { resolveOfferField, type OfferFilter } from '../query/language.js';
 import { OfferIdParams } from '../schemas.js';
 import type { FieldSelection } from '../sparse-fields.js';
 import { readSimilarityFacts } from './similar-read.js';
@@ -90,17 +89,9 @@ export const similarOffersOperation = keyedOperation({
     ctx.reply.type(JSON_TYPE);
     const ranked = rankSimilar(facts.base, facts.candidates, size);
     if (ranked.length === 0) return { items: [], size } satisfies SimilarView;
-    // The ranked offers through the list's reader (bodies from the offer body cache, the scope once more).
-    const filter = { field: resolveOfferField('offer_id')!, operator: 'in', value: ranked.map((r) => r.offer_id) } as OfferFilter;
-    const page = await ctx.services.offers.list(ctx.caller, {
-      page: 1,
-      size: ranked.length,
-      sort: undefined,
-      filters: [filter],
-      include: new Set(),
-      fields,
-    });
-    const byId = new Map(page.items.map((offer) => [offer.offer_id, offer]));
+    // The ranked offers by their ids (bodies from the offer body cache, the scope once more).
+    const offers = await ctx.services.offers.findMany(ctx.caller, ranked.map((r) => r.offer_id), fields);
+    const byId = new Map(offers.map((offer) => [offer.offer_id, offer]));
     // An offer changed by an import between the two reads is left out rather than shown stale.
     const items = ranked.flatMap(({ offer_id, score }) => {
       const offer = byId.get(offer_id);
