@@ -114,6 +114,14 @@ export class OfferReader {
     return findOffer(this.db, this.bodies, visibility, offerId, include, fields);
   }
 
+  /**
+   * The active offers the caller may see among these ids, in no particular order (similar offers,
+   * extension E13): found by the primary key, so a handful of ids reads a handful of rows.
+   */
+  findMany(visibility: Visibility, offerIds: readonly string[], fields?: FieldSelection): Promise<OfferView[]> {
+    return findOffers(this.db, this.bodies, visibility, offerIds, fields);
+  }
+
   /** One page of the active offers the caller may see that match the query. */
   list(visibility: Visibility, query: OfferListQuery): Promise<OffersPageView> {
     return listOffers(this.db, this.bodies, visibility, query);
@@ -144,6 +152,26 @@ async function findOffer(
   const rows = await withBodies(db, organizationId, [row], bodies);
   const [view] = await withRelated(db, visibility, rows, include, sparse(bodies, fields));
   return view;
+}
+
+async function findOffers(
+  db: ReadDb,
+  bodies: OfferBodyCache | undefined,
+  visibility: Visibility,
+  offerIds: readonly string[],
+  fields: FieldSelection | undefined,
+): Promise<OfferView[]> {
+  if (offerIds.length === 0) return [];
+  const { organizationId, scope } = visibility;
+  const inScope = scope ? sql`and ${offerInScopeSql(scopeJson(scope), 'o')}` : sql``;
+  const rows = (
+    await sql<OfferRowSlice>`select o.offer_id, o.external_id, o.created_at, o.updated_at, ${O_TOKEN} as row_token, o.version,
+      o.agent_id, o.branch_id, o.investment_id
+    from offers as o
+    where o.organization_id = ${organizationId} and o.is_active and o.offer_id = any(${[...offerIds]}::uuid[]) ${inScope}`.execute(db)
+  ).rows;
+  const withData = await withBodies(db, organizationId, rows, bodies);
+  return withRelated(db, visibility, withData, new Set(), sparse(bodies, fields));
 }
 
 /**

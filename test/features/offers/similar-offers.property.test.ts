@@ -11,7 +11,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, get, type TestApp } from '../../helpers/app.js';
 import { scaled } from '../../helpers/scale.js';
 import { OFFER } from '../../helpers/fixtures.js';
-import { generateMapWorld, insertMapWorld, MAP_KEY, MAP_OTHER_ORG, MAP_SCOPE, MAP_SCOPED_KEY, mapVisible, type MapOffer } from '../../helpers/map-world.js';
+import { loadOfferColumns } from '../../../src/features/offers/facets/columns-read.js';
+import { readSimilarityFacts } from '../../../src/features/offers/similar/similar-read.js';
+import { similarityFactsFromColumns } from '../../../src/features/offers/similar/similar-columns.js';
+import { rankSimilar } from '../../../src/features/offers/similar/similar-score.js';
+import { generateMapWorld, insertMapWorld, MAP_KEY, MAP_ORG, MAP_OTHER_ORG, MAP_SCOPE, MAP_SCOPED_KEY, mapVisible, type MapOffer } from '../../helpers/map-world.js';
 
 let t: TestApp;
 const world = generateMapWorld(300, 27);
@@ -50,11 +54,13 @@ function expected(base: MapOffer, visible: readonly MapOffer[], size: number) {
 describe('GET /api/v1/offers/{offer_id}/similar', () => {
   it('is the documented ranking of the visible same-type offers, never the offer itself, and stable', async () => {
     const keys = [
-      { key: MAP_KEY, visible: mapVisible(world, null) },
-      { key: MAP_SCOPED_KEY, visible: mapVisible(world, MAP_SCOPE) },
+      { key: MAP_KEY, scope: null, visible: mapVisible(world, null) },
+      { key: MAP_SCOPED_KEY, scope: MAP_SCOPE, visible: mapVisible(world, MAP_SCOPE) },
     ];
+    const columns = (await loadOfferColumns(t.db.db, MAP_ORG, 1_000_000))!;
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...keys), fc.nat(), fc.option(fc.integer({ min: 1, max: 24 }), { nil: undefined }), async ({ key, visible }, n, size) => {
+      fc.asyncProperty(fc.constantFrom(0, 1), fc.nat(), fc.option(fc.integer({ min: 1, max: 24 }), { nil: undefined }), async (which, n, size) => {
+        const { key, scope, visible } = keys[which]!;
         const base = visible[n % visible.length]!;
         const url = `/api/v1/offers/${base.offer_id}/similar${size === undefined ? '' : `?size=${size}`}`;
         const res = await get(t, url, { key });
@@ -68,6 +74,12 @@ describe('GET /api/v1/offers/{offer_id}/similar', () => {
           expect(item.offer_id).not.toBe(base.offer_id);
           expect(ids.has(item.offer_id)).toBe(true);
         }
+        // The two ways of reading the facts (SQL, in-memory columns) rank alike.
+        const visibility = { organizationId: MAP_ORG, scope };
+        const viaSql = (await readSimilarityFacts(t.db.db, visibility, base.offer_id))!;
+        const viaColumns = similarityFactsFromColumns(columns, visibility, base.offer_id)!;
+        expect(rankSimilar(viaSql.base, viaSql.candidates, size ?? 6)).toEqual(expected(base, visible, size ?? 6));
+        expect(rankSimilar(viaColumns.base, viaColumns.candidates, size ?? 6)).toEqual(expected(base, visible, size ?? 6));
         // Deterministic: the same request, past the response cache (another order of the query), the same list.
         const again = await get(t, `${url}${size === undefined ? '?' : '&'}fields=price`, { key });
         expect(again.json().items.map((o: { offer_id: string }) => o.offer_id)).toEqual(got.map((o: { offer_id: string }) => o.offer_id));

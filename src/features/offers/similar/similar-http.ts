@@ -4,13 +4,15 @@
  * offer takes them. JSON only. An offer the caller cannot see answers 404 as GET offer does.
  */
 import Type from 'typebox';
-import { keyedOperation, sendDetail, type PartReader } from '../../../http/operation.js';
+import { keyedOperation, sendDetail, type KeyedContext, type PartReader } from '../../../http/operation.js';
+import { readContentVersion } from '../../content-version/index.js';
+import { loadOfferColumns } from '../facets/columns-read.js';
+import { similarityFactsFromColumns } from './similar-columns.js';
 import { JSON_TYPE } from '../../../http/content-types.js';
 import type { InputChecker } from '../../../http/validation/input-checker.js';
 import { errorResponses } from '../../../http/schemas/error-responses.js';
 import { offerToJsonBytes, type OfferView } from '../model.js';
 import { checkQueryFields } from '../query/request.js';
-import { resolveOfferField, type OfferFilter } from '../query/language.js';
 import { OfferIdParams } from '../schemas.js';
 import type { FieldSelection } from '../sparse-fields.js';
 import { readSimilarityFacts } from './similar-read.js';
@@ -52,6 +54,22 @@ const DESCRIPTION =
   `property size (${w.size}; as price). Deterministic: the same data gives the same list. \`fields\` cuts each ` +
   'offer_data as on `GET /api/v1/offers/{offer_id}`. An offer this key cannot see answers 404, as there. JSON only.';
 
+/**
+ * The facts of the offer and its candidates: from the organization's in-memory columns at the
+ * current content version when they hold it (one pass over typed arrays), else from SQL.
+ */
+async function similarityFacts(ctx: KeyedContext, offerId: string) {
+  const cache = ctx.services.facetColumns;
+  if (cache) {
+    const version = await readContentVersion(ctx.db);
+    if (version !== undefined) {
+      const columns = await cache.get(ctx.caller.organizationId, version, (org, maxRows) => loadOfferColumns(ctx.db, org, maxRows));
+      if (columns) return similarityFactsFromColumns(columns, ctx.caller, offerId);
+    }
+  }
+  return readSimilarityFacts(ctx.db, ctx.caller, offerId);
+}
+
 export const similarOffersOperation = keyedOperation({
   operationId: 'similar_offers',
   summary: 'Offers similar to one offer',
@@ -65,23 +83,15 @@ export const similarOffersOperation = keyedOperation({
   },
   serializers: { 'application/json': (view: SimilarView) => similarToJsonBytes(view) },
   async handle({ params, query: { size, fields } }, ctx) {
-    const facts = await readSimilarityFacts(ctx.db, ctx.caller, params.offer_id);
+    const facts = await similarityFacts(ctx, params.offer_id);
     if (!facts) return sendDetail(ctx.reply, 404, 'Offer not found');
     // The serializer is picked by the answer's media type.
     ctx.reply.type(JSON_TYPE);
     const ranked = rankSimilar(facts.base, facts.candidates, size);
     if (ranked.length === 0) return { items: [], size } satisfies SimilarView;
-    // The ranked offers through the list's reader (bodies from the offer body cache, the scope once more).
-    const filter = { field: resolveOfferField('offer_id')!, operator: 'in', value: ranked.map((r) => r.offer_id) } as OfferFilter;
-    const page = await ctx.services.offers.list(ctx.caller, {
-      page: 1,
-      size: ranked.length,
-      sort: undefined,
-      filters: [filter],
-      include: new Set(),
-      fields,
-    });
-    const byId = new Map(page.items.map((offer) => [offer.offer_id, offer]));
+    // The ranked offers by their ids (bodies from the offer body cache, the scope once more).
+    const offers = await ctx.services.offers.findMany(ctx.caller, ranked.map((r) => r.offer_id), fields);
+    const byId = new Map(offers.map((offer) => [offer.offer_id, offer]));
     // An offer changed by an import between the two reads is left out rather than shown stale.
     const items = ranked.flatMap(({ offer_id, score }) => {
       const offer = byId.get(offer_id);
