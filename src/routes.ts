@@ -20,7 +20,7 @@ import { listChangesOperation } from './features/change-feed/http.js';
 import { investmentOfferFacetsOperation, offerFacetsOperation } from './features/offers/facets/facets-http.js';
 import { listInvestmentOffers, listOffersOperation, readOffer } from './features/offers/http.js';
 import { offerFieldCatalogue } from './features/offers/meta/meta-http.js';
-import { listOfferPhotos, readPhotoVariant } from './features/photos/http.js';
+import { listOfferPhotos, readDemoPhoto, readPhotoVariant } from './features/photos/http.js';
 
 export type { RouteEntry } from './http/route-registration.js';
 
@@ -53,4 +53,5 @@ export const ROUTES: readonly RouteEntry[] = [
   // and the public, signed variant URLs they list.
   route('GET', '/api/v1/offers/:offer_id/photos', listOfferPhotos, { uncached: true }),
   route('GET', '/images/:offer_id/:photo/:hash/:signature/:file', readPhotoVariant),
+  route('GET', '/demo/photos/:file', readDemoPhoto, { hidden: true }),
 ];

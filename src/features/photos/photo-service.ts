@@ -1,8 +1,8 @@
 /**
  * The photos of a running instance, built once by createServices: the URL signer (its secret from
  * IMAGE_SIGNING_SECRET or the database), the image store in IMAGE_CACHE_DIR, the render gate
- * (IMAGE_RENDER_CONCURRENCY image operations at once), and the background fetcher (only when
- * IMAGE_SOURCES allows something). It answers the two questions of the HTTP side: the photos of
+ * (IMAGE_RENDER_CONCURRENCY image operations at once), and the background fetcher (which also draws the
+ * demo's photos). It answers the two questions of the HTTP side: the photos of
  * an offer, and the bytes of a variant URL.
  */
 import type { Kysely } from 'kysely';
@@ -27,7 +27,8 @@ import {
 import { findReadySourceByHash, readSigningSecret, readSourceStates } from './read.js';
 import { enqueuePhotoSources } from './write.js';
 import { requeueSource } from './fetcher-sql.js';
-import { fetchSource } from './source-fetch.js';
+import { fetchSourceOrDemo } from './source-fetch.js';
+import { demoPhotoOfUrl } from './demo-photos.js';
 import { renderVariant } from './image-processing.js';
 import { ImageStore } from './image-store.js';
 import { RenderGate } from './render-gate.js';
@@ -60,7 +61,7 @@ export interface VariantFile {
 export class PhotoService {
   readonly store: ImageStore;
   readonly gate: RenderGate;
-  readonly fetcher: PhotoFetcher | undefined;
+  readonly fetcher: PhotoFetcher;
   readonly limits: SourceLimits;
   private signer: UrlSigner | undefined;
   /** Variants being rendered in this process, by file: a second request waits for the first render. */
@@ -72,19 +73,18 @@ export class PhotoService {
     this.limits = options.limits ?? SOURCE_LIMITS;
     this.store = new ImageStore(options.cacheDir);
     this.gate = new RenderGate(options.renderConcurrency);
-    this.fetcher =
-      options.allowed.length > 0
-        ? new PhotoFetcher({
-            db: options.db,
-            log: options.log,
-            allowed: options.allowed,
-            limits: this.limits,
-            store: this.store,
-            gate: this.gate,
-            concurrency: options.fetchConcurrency,
-            pollMs: options.pollMs,
-          })
-        : undefined;
+    // Also without IMAGE_SOURCES: it then fetches nothing, but draws the demo's photos and
+    // records every other source unavailable (with the reason) instead of leaving it pending.
+    this.fetcher = new PhotoFetcher({
+      db: options.db,
+      log: options.log,
+      allowed: options.allowed,
+      limits: this.limits,
+      store: this.store,
+      gate: this.gate,
+      concurrency: options.fetchConcurrency,
+      pollMs: options.pollMs,
+    });
   }
 
   /** Reads the signing secret (the database's unless IMAGE_SIGNING_SECRET is set). */
@@ -93,16 +93,16 @@ export class PhotoService {
   }
 
   startFetching(): void {
-    this.fetcher?.start();
+    this.fetcher.start();
   }
 
   /** Sources may have been queued (an import committed): look at once. */
   wake(): void {
-    this.fetcher?.wake();
+    this.fetcher.wake();
   }
 
   async stop(): Promise<void> {
-    await this.fetcher?.stop();
+    await this.fetcher.stop();
   }
 
   private get urlSigner(): UrlSigner {
@@ -120,13 +120,15 @@ export class PhotoService {
     const photos = photoUrlsOf(offerData);
     const states = await readSourceStates(this.options.readDb, photos.map((p) => sourceIdOf(p.url)));
     // A source never queued (an offer written some other way than the import): queue it now.
-    const unknown = photos.filter((p) => !states.has(sourceIdOf(p.url)) && refusedOrigin(p.url, this.options.allowed) === undefined);
+    const usable = (url: string) => demoPhotoOfUrl(url) !== undefined || refusedOrigin(url, this.options.allowed) === undefined;
+    const unknown = photos.filter((p) => !states.has(sourceIdOf(p.url)) && usable(p.url));
     if (unknown.length > 0) {
       void enqueuePhotoSources(this.options.db, unknown.map((p) => p.url))
         .then(() => this.wake())
         .catch((error: unknown) => this.options.log.warn({ err: error }, 'photos: could not queue sources'));
     }
-    return photos.map((p) => photoView(offerId, p, states.get(sourceIdOf(p.url)), this.options.allowed, (a) => this.variantUrl(base, a)));
+    const builtIn = (url: string) => demoPhotoOfUrl(url) !== undefined;
+    return photos.map((p) => photoView(offerId, p, states.get(sourceIdOf(p.url)), this.options.allowed, (a) => this.variantUrl(base, a), builtIn));
   }
 
   /**
@@ -185,7 +187,7 @@ export class PhotoService {
   private async fetchAgain(hash: string): Promise<boolean> {
     const known = await findReadySourceByHash(this.options.readDb, hash);
     if (!known) return false;
-    const fetched = await fetchSource(known.url, this.options.allowed, this.limits);
+    const fetched = await fetchSourceOrDemo(known.url, this.options.allowed, this.limits);
     if (!fetched.ok) return false;
     if (contentHashOf(fetched.bytes) !== hash) {
       await requeueSource(this.options.db, known.source_id);
