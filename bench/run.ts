@@ -85,7 +85,7 @@ if (args.help) {
   --only ID,ID       only these scenarios (organization, branches, offer-json, offer-xml, offer-include,
                      list-default, list-filtered, list-deep, investment-offers, revalidate-304,
                      unauthorized-401, page100-json, page100-xml, search-box, radius, facets,
-                     changes)
+                     changes, photo-variant)
   --keep-catalog     keep the generated NDJSON in bench/results/tmp/
 
 DATABASE_URL names the PostgreSQL server (default ${DEFAULT_SERVER_URL});
