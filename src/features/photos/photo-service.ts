@@ -6,6 +6,7 @@
  * an offer, and the bytes of a variant URL.
  */
 import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import sharp from 'sharp';
 import type { Database } from '../../db/database.js';
 import type { ReadDb } from '../../db/readonly.js';
@@ -48,6 +49,8 @@ export interface PhotoServiceOptions {
   pollMs: number;
   /** The source limits (tests shorten the time limit). */
   limits?: SourceLimits;
+  /** Memory for the bytes of recently served variants (IMAGE_MEMORY_CACHE_MB); 0: every answer reads its file. */
+  memoryCacheBytes?: number;
 }
 
 /** A variant's answer. */
@@ -68,11 +71,15 @@ export class PhotoService {
   private readonly rendering = new Map<string, Promise<Buffer | undefined>>();
   /** Variants this process has rendered (tests count the work a request caused). */
   rendered = 0;
+  /** The bytes of recently served variants, by file: a listing page asks for the same few dozen again and again. */
+  private readonly hot: LRUCache<string, Buffer> | undefined;
 
   constructor(private readonly options: PhotoServiceOptions) {
     this.limits = options.limits ?? SOURCE_LIMITS;
     this.store = new ImageStore(options.cacheDir);
     this.gate = new RenderGate(options.renderConcurrency);
+    const memory = options.memoryCacheBytes ?? 0;
+    this.hot = memory > 0 ? new LRUCache<string, Buffer>({ maxSize: memory, sizeCalculation: (bytes) => Math.max(1, bytes.length) }) : undefined;
     // Also without IMAGE_SOURCES: it then fetches nothing, but draws the demo's photos and
     // records every other source unavailable (with the reason) instead of leaving it pending.
     this.fetcher = new PhotoFetcher({
@@ -139,8 +146,9 @@ export class PhotoService {
     const address = this.verified(params);
     if (!address) return undefined;
     const file = this.store.variantPath(address.hash, address.width, address.format);
-    const bytes = (await this.store.read(file)) ?? (await this.renderOnce(file, address));
+    const bytes = this.hot?.get(file) ?? (await this.store.read(file)) ?? (await this.renderOnce(file, address));
     if (!bytes) return undefined;
+    this.hot?.set(file, bytes);
     return { bytes, contentType: CONTENT_TYPES[address.format], etag: this.etagOf(address) };
   }
 
