@@ -61,6 +61,11 @@ export interface VariantFile {
   readonly etag: string;
 }
 
+/** A reason recorded because IMAGE_SOURCES did not allow the source (refusedOrigin), not because it failed. */
+function refusedByConfiguration(reason: string | null): boolean {
+  return reason !== null && !reason.startsWith('redirected') && reason.includes('IMAGE_SOURCES');
+}
+
 export class PhotoService {
   readonly store: ImageStore;
   readonly gate: RenderGate;
@@ -128,7 +133,15 @@ export class PhotoService {
     const states = await readSourceStates(this.options.readDb, photos.map((p) => sourceIdOf(p.url)));
     // A source never queued (an offer written some other way than the import): queue it now.
     const usable = (url: string) => demoPhotoOfUrl(url) !== undefined || refusedOrigin(url, this.options.allowed) === undefined;
-    const unknown = photos.filter((p) => !states.has(sourceIdOf(p.url)) && usable(p.url));
+    // Also a source refused by an earlier IMAGE_SOURCES that allows it now: queued again (pending
+    // again), rather than left unavailable until the next import.
+    const unknown = photos.filter((p) => {
+      if (!usable(p.url)) return false;
+      const state = states.get(sourceIdOf(p.url));
+      return state === undefined || (state.status === 'unavailable' && refusedByConfiguration(state.reason));
+    });
+    // Queued now: answered pending.
+    for (const p of unknown) states.delete(sourceIdOf(p.url));
     if (unknown.length > 0) {
       void enqueuePhotoSources(this.options.db, unknown.map((p) => p.url))
         .then(() => this.wake())
