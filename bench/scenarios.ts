@@ -503,6 +503,42 @@ export function buildScenarios(manifest: CatalogManifest, settings: ScenarioSett
       }),
     },
     {
+      id: 'photo-variant',
+      label: 'GET a cached photo variant (640 WebP, public)',
+      expectedStatus: 200,
+      // The catalogue's offers show the demo's photos (drawn by the service): wait until an offer's
+      // photos are ready, render each one's 640 WebP once, then the pool is those cached variants.
+      prepare: async (origin) => {
+        const pool: RequestSpec[] = [];
+        for (const org of orgs.slice(0, 2)) {
+          for (const id of spread(org.activeOfferIds, 2)) {
+            let photos: { status: string; variants: { width: number; format: string; url: string }[] }[] = [];
+            for (let i = 0; i < 600; i++) {
+              const answer = await fetch(`${origin}/api/v1/offers/${id}/photos`, { headers: auth(org) });
+              if (answer.status !== 200) return { problem: `GET photos of ${id} answered ${answer.status}` };
+              photos = ((await answer.json()) as { photos: typeof photos }).photos;
+              if (photos.length > 0 && photos.every((p) => p.status === 'ready')) break;
+              await new Promise((resolve) => setTimeout(resolve, 100));
+            }
+            for (const photo of photos) {
+              const variant = photo.variants.find((v) => v.width === 640 && v.format === 'webp');
+              if (!variant) return { problem: `offer ${id}: a photo without a 640 WebP variant (${photo.status})` };
+              const path = new URL(variant.url).pathname;
+              const first = await fetch(origin + path);
+              if (first.status !== 200) return { problem: `GET ${path} answered ${first.status}` };
+              await first.arrayBuffer();
+              pool.push({ method: 'GET', path, headers: {} });
+            }
+          }
+        }
+        return { pool };
+      },
+      check: (answer) =>
+        answer.status === 200 && answer.headers.get('content-type') === 'image/webp' && answer.body.length > 0
+          ? undefined
+          : `expected a WebP image, got ${describeAnswer(answer)}`,
+    },
+    {
       id: 'page100-xml',
       label: 'POST offers, 100 per page, all includes (XML)',
       expectedStatus: 200,

@@ -76,6 +76,8 @@ export interface Config {
   readonly imageRenderConcurrency: number;
   /** Photo sources this instance fetches at once at most. */
   readonly imageFetchConcurrency: number;
+  /** Memory for the bytes of recently served photo variants, in bytes; 0 reads every answer from its file. */
+  readonly imageMemoryCacheBytes: number;
   /** How often the photo fetcher looks for queued sources when no import wakes it, in milliseconds. */
   readonly imageFetchPollMs: number;
   /** The service's public base URL (PUBLIC_URL, e.g. https://api.example.pl): variant URLs start with it; undefined: the request's own origin. */
@@ -214,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     imageRenderConcurrency: int(env, 'IMAGE_RENDER_CONCURRENCY', 2, 1, 64),
     imageFetchConcurrency: int(env, 'IMAGE_FETCH_CONCURRENCY', 4, 1, 64),
     imageFetchPollMs: int(env, 'IMAGE_FETCH_POLL_MS', 1000, 10, 600_000),
+    imageMemoryCacheBytes: int(env, 'IMAGE_MEMORY_CACHE_MB', 32, 0, 64 * 1024) * 1024 * 1024,
     publicUrl: publicUrl(env),
   });
 }

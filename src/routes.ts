@@ -22,7 +22,7 @@ import { listInvestmentOffers, listOffersOperation, readOffer } from './features
 import { offerFieldCatalogue } from './features/offers/meta/meta-http.js';
 import { investmentOfferClustersOperation, offerClustersOperation } from './features/offers/clusters/clusters-http.js';
 import { similarOffersOperation } from './features/offers/similar/similar-http.js';
-import { listOfferPhotos, readPhotoVariant } from './features/photos/http.js';
+import { listOfferPhotos, readDemoPhoto, readPhotoVariant } from './features/photos/http.js';
 
 export type { RouteEntry } from './http/route-registration.js';
 
@@ -60,4 +60,5 @@ export const ROUTES: readonly RouteEntry[] = [
   // and the public, signed variant URLs they list.
   route('GET', '/api/v1/offers/:offer_id/photos', listOfferPhotos, { uncached: true }),
   route('GET', '/images/:offer_id/:photo/:hash/:signature/:file', readPhotoVariant),
+  route('GET', '/demo/photos/:file', readDemoPhoto, { hidden: true }),
 ];

@@ -99,6 +99,7 @@ export function createServices(config: Config, db: DbHandle, options: ServiceOpt
     renderConcurrency: config.imageRenderConcurrency,
     fetchConcurrency: config.imageFetchConcurrency,
     pollMs: config.imageFetchPollMs,
+    memoryCacheBytes: config.imageMemoryCacheBytes,
   });
   contentVersion.onChange(() => photos.wake());
 

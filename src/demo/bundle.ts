@@ -7,6 +7,7 @@
 import { asciiFold, CITIES, FIRST_NAMES_FEMALE, FIRST_NAMES_MALE, LAST_NAMES, type City, type District } from './places.js';
 import { Random, seededUuid } from './random.js';
 import { offerDescription, offerTitle, type OfferFacts } from './texts.js';
+import { DEMO_PHOTO_COUNT, DEMO_PLAN_COUNT, demoPhotoUrl } from '../features/photos/index.js';
 
 export const DEMO_SEED = 'estate-content-demo-v1';
 export const DEMO_OFFER_COUNT = 300;
@@ -42,6 +43,9 @@ export interface DemoEntities {
 const BASE_TIME = Date.UTC(2026, 9, 1, 8, 0, 0);
 const DAY = 86_400_000;
 const DOMAIN = 'wislana.example';
+
+/** A number of an offer id, for picking its demo photos (no draw of the generator, so the rest of the data stays as it was). */
+const offerNumber = (offerId: string) => parseInt(offerId.replace(/-/g, '').slice(-6), 16);
 
 const photo = (seed: string, label: string, width = 1280, height = 853) =>
   `https://picsum.photos/seed/${seed.slice(0, 8)}-${label}/${width}/${height}`;
@@ -432,11 +436,13 @@ function buildOffer(
     property_condition: condition,
     id: offerId,
     external_id: externalId,
-    photos_urls: Array.from({ length: photoCount }, (_, n) => photo(offerId, `photo-${n + 1}`)),
+    // The demo's own photos (drawn by the service, so variants work on a fresh clone with no
+    // network): a few distinct ones, in an order of the offer's own.
+    photos_urls: Array.from({ length: photoCount }, (_, n) => demoPhotoUrl(`photo-${((offerNumber(offerId) + n) % DEMO_PHOTO_COUNT) + 1}`)),
     date_modified: withOffset(modified, localOffset),
     date_posted: withOffset(posted, localOffset),
     description_clean_text: null,
-    floor_plan_urls: Array.from({ length: planCount }, (_, n) => photo(offerId, `plan-${n + 1}`, 1200, 900)),
+    floor_plan_urls: Array.from({ length: planCount }, (_, n) => demoPhotoUrl(`plan-${((offerNumber(offerId) + n) % DEMO_PLAN_COUNT) + 1}`)),
   };
 
   return {

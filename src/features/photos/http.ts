@@ -9,6 +9,7 @@ import { errorResponses } from '../../http/schemas/error-responses.js';
 import { OfferIdParams } from '../offers/index.js';
 import { IMMUTABLE } from './model.js';
 import { VariantParams } from './schemas.js';
+import { demoPhotoOfFile, renderDemoPhoto } from './demo-photos.js';
 import type { FastifyRequest } from 'fastify';
 
 /** Where variant URLs start: PUBLIC_URL, else the origin the request was sent to. */
@@ -80,5 +81,22 @@ export const readPhotoVariant = publicOperation({
       return sendDetail(reply, 404, 'Not Found');
     }
     return reply.type(variant.contentType).send(variant.bytes);
+  },
+});
+
+/** GET /demo/photos/{file}: the demo's photos as sources, for a browser (the fetcher draws them itself). */
+export const readDemoPhoto = publicOperation({
+  operationId: 'read_demo_photo',
+  summary: 'A photo of the demo data set',
+  tags: ['photos'],
+  params: Type.Object({ file: Type.String() }),
+  responses: {
+    200: { description: 'The photo (JPEG)', content: { 'image/jpeg': { schema: binary } } },
+    404: { description: 'Not a demo photo', content: { 'application/json': { schema: Type.Ref('ErrorResponse') } } },
+  },
+  async handle({ params }, { reply }) {
+    const name = demoPhotoOfFile(params.file);
+    if (!name) return sendDetail(reply, 404, 'Not Found');
+    return reply.type('image/jpeg').header('cache-control', 'public, max-age=86400').send(await renderDemoPhoto(name));
   },
 });

@@ -7,5 +7,6 @@
  */
 export { enqueuePhotoSources } from './write.js';
 export { photoUrlsOf } from './model.js';
+export { DEMO_PHOTO_COUNT, DEMO_PLAN_COUNT, demoPhotoUrl } from './demo-photos.js';
 export { PhotoService } from './photo-service.js';
 export { OfferPhotosSchema, PhotoSchema, PhotoVariantSchema } from './schemas.js';

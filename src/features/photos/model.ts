@@ -167,10 +167,12 @@ export function photoView(
   state: SourceState | undefined,
   allowed: readonly string[],
   variantUrl: (address: VariantAddress) => string,
+  /** The demo's own photos: drawn by the service, never fetched, whatever `allowed` says. */
+  builtIn: (url: string) => boolean = () => false,
 ): PhotoView {
   const base = { kind: photo.kind, index: photo.index, source_url: photo.url };
   const empty = { width: null, height: null, placeholder: null, variants: [] };
-  const refused = refusedOrigin(photo.url, allowed);
+  const refused = builtIn(photo.url) ? undefined : refusedOrigin(photo.url, allowed);
   if (refused) return { ...base, status: 'unavailable', reason: refused, ...empty };
   if (!state || state.status === 'pending') return { ...base, status: 'pending', reason: null, ...empty };
   if (state.status === 'unavailable' || state.contentHash === null || state.width === null || state.height === null) {

@@ -13,7 +13,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { contentHashOf, type SourceLimits } from './model.js';
 import { claimDueSources, markSourceReady, markSourceUnavailable, releaseSourceClaim, type ClaimedSource } from './fetcher-sql.js';
-import { fetchSource } from './source-fetch.js';
+import { fetchSourceOrDemo } from './source-fetch.js';
 import { inspectSource } from './image-processing.js';
 import type { ImageStore } from './image-store.js';
 import type { RenderGate } from './render-gate.js';
@@ -122,7 +122,7 @@ export class PhotoFetcher {
   private async process(claim: ClaimedSource, stop: AbortSignal): Promise<void> {
     const { db, log, allowed, limits, store, gate } = this.options;
     if (this.stopped) return releaseSourceClaim(db, claim);
-    const fetched = await fetchSource(claim.url, allowed, limits, stop);
+    const fetched = await fetchSourceOrDemo(claim.url, allowed, limits, stop);
     if (stop.aborted) return releaseSourceClaim(db, claim);
     if (!fetched.ok) {
       log.warn({ source: claim.url, reason: fetched.reason }, 'photo source unavailable');

@@ -1,11 +1,12 @@
 /**
  * The photos of a running instance, built once by createServices: the URL signer (its secret from
  * IMAGE_SIGNING_SECRET or the database), the image store in IMAGE_CACHE_DIR, the render gate
- * (IMAGE_RENDER_CONCURRENCY image operations at once), and the background fetcher (only when
- * IMAGE_SOURCES allows something). It answers the two questions of the HTTP side: the photos of
+ * (IMAGE_RENDER_CONCURRENCY image operations at once), and the background fetcher (which also draws the
+ * demo's photos). It answers the two questions of the HTTP side: the photos of
  * an offer, and the bytes of a variant URL.
  */
 import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import sharp from 'sharp';
 import type { Database } from '../../db/database.js';
 import type { ReadDb } from '../../db/readonly.js';
@@ -27,7 +28,8 @@ import {
 import { findReadySourceByHash, readSigningSecret, readSourceStates } from './read.js';
 import { enqueuePhotoSources } from './write.js';
 import { requeueSource } from './fetcher-sql.js';
-import { fetchSource } from './source-fetch.js';
+import { fetchSourceOrDemo } from './source-fetch.js';
+import { demoPhotoOfUrl } from './demo-photos.js';
 import { renderVariant } from './image-processing.js';
 import { ImageStore } from './image-store.js';
 import { RenderGate } from './render-gate.js';
@@ -47,6 +49,8 @@ export interface PhotoServiceOptions {
   pollMs: number;
   /** The source limits (tests shorten the time limit). */
   limits?: SourceLimits;
+  /** Memory for the bytes of recently served variants (IMAGE_MEMORY_CACHE_MB); 0: every answer reads its file. */
+  memoryCacheBytes?: number;
 }
 
 /** A variant's answer. */
@@ -57,34 +61,42 @@ export interface VariantFile {
   readonly etag: string;
 }
 
+/** A reason recorded because IMAGE_SOURCES did not allow the source (refusedOrigin), not because it failed. */
+function refusedByConfiguration(reason: string | null): boolean {
+  return reason !== null && !reason.startsWith('redirected') && reason.includes('IMAGE_SOURCES');
+}
+
 export class PhotoService {
   readonly store: ImageStore;
   readonly gate: RenderGate;
-  readonly fetcher: PhotoFetcher | undefined;
+  readonly fetcher: PhotoFetcher;
   readonly limits: SourceLimits;
   private signer: UrlSigner | undefined;
   /** Variants being rendered in this process, by file: a second request waits for the first render. */
   private readonly rendering = new Map<string, Promise<Buffer | undefined>>();
   /** Variants this process has rendered (tests count the work a request caused). */
   rendered = 0;
+  /** The bytes of recently served variants, by file: a listing page asks for the same few dozen again and again. */
+  private readonly hot: LRUCache<string, Buffer> | undefined;
 
   constructor(private readonly options: PhotoServiceOptions) {
     this.limits = options.limits ?? SOURCE_LIMITS;
     this.store = new ImageStore(options.cacheDir);
     this.gate = new RenderGate(options.renderConcurrency);
-    this.fetcher =
-      options.allowed.length > 0
-        ? new PhotoFetcher({
-            db: options.db,
-            log: options.log,
-            allowed: options.allowed,
-            limits: this.limits,
-            store: this.store,
-            gate: this.gate,
-            concurrency: options.fetchConcurrency,
-            pollMs: options.pollMs,
-          })
-        : undefined;
+    const memory = options.memoryCacheBytes ?? 0;
+    this.hot = memory > 0 ? new LRUCache<string, Buffer>({ maxSize: memory, sizeCalculation: (bytes) => Math.max(1, bytes.length) }) : undefined;
+    // Also without IMAGE_SOURCES: it then fetches nothing, but draws the demo's photos and
+    // records every other source unavailable (with the reason) instead of leaving it pending.
+    this.fetcher = new PhotoFetcher({
+      db: options.db,
+      log: options.log,
+      allowed: options.allowed,
+      limits: this.limits,
+      store: this.store,
+      gate: this.gate,
+      concurrency: options.fetchConcurrency,
+      pollMs: options.pollMs,
+    });
   }
 
   /** Reads the signing secret (the database's unless IMAGE_SIGNING_SECRET is set). */
@@ -93,16 +105,16 @@ export class PhotoService {
   }
 
   startFetching(): void {
-    this.fetcher?.start();
+    this.fetcher.start();
   }
 
   /** Sources may have been queued (an import committed): look at once. */
   wake(): void {
-    this.fetcher?.wake();
+    this.fetcher.wake();
   }
 
   async stop(): Promise<void> {
-    await this.fetcher?.stop();
+    await this.fetcher.stop();
   }
 
   private get urlSigner(): UrlSigner {
@@ -120,13 +132,23 @@ export class PhotoService {
     const photos = photoUrlsOf(offerData);
     const states = await readSourceStates(this.options.readDb, photos.map((p) => sourceIdOf(p.url)));
     // A source never queued (an offer written some other way than the import): queue it now.
-    const unknown = photos.filter((p) => !states.has(sourceIdOf(p.url)) && refusedOrigin(p.url, this.options.allowed) === undefined);
+    const usable = (url: string) => demoPhotoOfUrl(url) !== undefined || refusedOrigin(url, this.options.allowed) === undefined;
+    // Also a source refused by an earlier IMAGE_SOURCES that allows it now: queued again (pending
+    // again), rather than left unavailable until the next import.
+    const unknown = photos.filter((p) => {
+      if (!usable(p.url)) return false;
+      const state = states.get(sourceIdOf(p.url));
+      return state === undefined || (state.status === 'unavailable' && refusedByConfiguration(state.reason));
+    });
+    // Queued now: answered pending.
+    for (const p of unknown) states.delete(sourceIdOf(p.url));
     if (unknown.length > 0) {
       void enqueuePhotoSources(this.options.db, unknown.map((p) => p.url))
         .then(() => this.wake())
         .catch((error: unknown) => this.options.log.warn({ err: error }, 'photos: could not queue sources'));
     }
-    return photos.map((p) => photoView(offerId, p, states.get(sourceIdOf(p.url)), this.options.allowed, (a) => this.variantUrl(base, a)));
+    const builtIn = (url: string) => demoPhotoOfUrl(url) !== undefined;
+    return photos.map((p) => photoView(offerId, p, states.get(sourceIdOf(p.url)), this.options.allowed, (a) => this.variantUrl(base, a), builtIn));
   }
 
   /**
@@ -137,8 +159,9 @@ export class PhotoService {
     const address = this.verified(params);
     if (!address) return undefined;
     const file = this.store.variantPath(address.hash, address.width, address.format);
-    const bytes = (await this.store.read(file)) ?? (await this.renderOnce(file, address));
+    const bytes = this.hot?.get(file) ?? (await this.store.read(file)) ?? (await this.renderOnce(file, address));
     if (!bytes) return undefined;
+    this.hot?.set(file, bytes);
     return { bytes, contentType: CONTENT_TYPES[address.format], etag: this.etagOf(address) };
   }
 
@@ -185,7 +208,7 @@ export class PhotoService {
   private async fetchAgain(hash: string): Promise<boolean> {
     const known = await findReadySourceByHash(this.options.readDb, hash);
     if (!known) return false;
-    const fetched = await fetchSource(known.url, this.options.allowed, this.limits);
+    const fetched = await fetchSourceOrDemo(known.url, this.options.allowed, this.limits);
     if (!fetched.ok) return false;
     if (contentHashOf(fetched.bytes) !== hash) {
       await requeueSource(this.options.db, known.source_id);

@@ -6,6 +6,7 @@
  * photo becomes `unavailable` and the service answers as usual.
  */
 import { refusedOrigin, type SourceLimits } from './model.js';
+import { demoPhotoOfUrl, renderDemoPhoto } from './demo-photos.js';
 
 export const PHOTO_USER_AGENT = 'EstateContentService-Photos/1';
 
@@ -69,4 +70,10 @@ async function readLimited(response: Response, limits: SourceLimits): Promise<Fe
   }
   if (size === 0) return { ok: false, reason: 'an empty answer' };
   return { ok: true, bytes: Buffer.concat(chunks, size) };
+}
+
+/** fetchSource, except for the demo's own photos, which are drawn here (never fetched). */
+export async function fetchSourceOrDemo(url: string, allowed: readonly string[], limits: SourceLimits, stop?: AbortSignal): Promise<FetchOutcome> {
+  const demo = demoPhotoOfUrl(url);
+  return demo ? { ok: true, bytes: await renderDemoPhoto(demo) } : fetchSource(url, allowed, limits, stop);
 }

@@ -14,6 +14,8 @@ import { buildTestApp, get, type TestApp } from '../../helpers/app.js';
 import { startImageOrigin, type ImageOrigin } from '../../helpers/image-origin.js';
 import { ORG_A, OFFER, uid } from '../../helpers/fixtures.js';
 import { importObject, offer } from '../../import/helpers.js';
+import { buildDemoBundle, DEMO_SEED } from '../../../src/demo/index.js';
+import { demoPhotoUrl } from '../../../src/features/photos/index.js';
 
 const PHOTO_OFFER = uid('0ffc', 1);
 
@@ -236,7 +238,45 @@ describe('without IMAGE_SOURCES', () => {
     for (const photo of photos) {
       expect(photo).toMatchObject({ kind: 'photo', status: 'unavailable', reason: 'IMAGE_SOURCES is not set: no photo is fetched', variants: [] });
     }
-    expect(bare.app.services.photos.fetcher).toBeUndefined();
+    // Nothing was asked of the network: the fetcher records such sources unavailable by itself.
     await bare.destroy();
+  });
+});
+
+describe('the demo', () => {
+  it('shows real variants on a fresh clone: its photos are drawn by the service, no network, no IMAGE_SOURCES', async () => {
+    const demo = await buildTestApp({ env: { IMAGE_CACHE_DIR: mkdtempSync(path.join(tmpdir(), 'ecs-demo-photos-')), IMAGE_FETCH_POLL_MS: '50' } });
+    const bundle = buildDemoBundle(DEMO_SEED, 3);
+    const urls = (bundle.offers as { offer_data: { photos_urls: string[]; floor_plan_urls: string[] } }[]).flatMap((o) => [
+      ...o.offer_data.photos_urls,
+      ...o.offer_data.floor_plan_urls,
+    ]);
+    expect(urls.every((u) => u.startsWith('http://127.0.0.1:8000/demo/photos/'))).toBe(true);
+    const record = offer(uid('0ffc', 2), ORG_A, 2);
+    (record.offer_data as Record<string, unknown>).photos_urls = [demoPhotoUrl('photo-1'), 'https://crm.example.pl/1.jpg'];
+    (record.offer_data as Record<string, unknown>).floor_plan_urls = [demoPhotoUrl('plan-2')];
+    await importObject(demo.db.db, { offers: [record] });
+    await demo.app.contentVersion.refresh();
+    let photos: Photo[] = [];
+    for (let i = 0; i < 600; i += 1) {
+      photos = (await get(demo, `/api/v1/offers/${uid('0ffc', 2)}/photos`)).json().photos;
+      if (photos.every((p) => p.status !== 'pending')) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(photos.map((p) => [p.status, p.width, p.height])).toEqual([
+      ['ready', 1280, 853],
+      ['unavailable', null, null],
+      ['ready', 1200, 900],
+    ]);
+    const variant = photos[0]!.variants.find((v) => v.width === 640 && v.format === 'avif')!;
+    const res = await demo.app.inject({ method: 'GET', url: pathOf(variant.url) });
+    expect(res.statusCode).toBe(200);
+    expect((await sharp(res.rawPayload).metadata()).width).toBe(640);
+    // The sources themselves, for a browser; nothing else under that path.
+    const source = await demo.app.inject({ method: 'GET', url: '/demo/photos/photo-1.jpg' });
+    expect([source.statusCode, source.headers['content-type']]).toEqual([200, 'image/jpeg']);
+    expect((await demo.app.inject({ method: 'GET', url: '/demo/photos/photo-99.jpg' })).statusCode).toBe(404);
+    expect((await demo.app.inject({ method: 'GET', url: '/demo/photos/..%2Fx.jpg' })).statusCode).toBe(404);
+    await demo.destroy();
   });
 });

@@ -235,4 +235,24 @@ describe('instances', () => {
     expect(res.rawPayload.equals(results[2]!.rawPayload)).toBe(true);
     expect(origin.hits.get('/shared.jpg')).toBe(2);
   });
+
+  it('a source refused while IMAGE_SOURCES did not allow it is fetched once an instance that allows it is asked', async () => {
+    const t = await buildTestApp({ env: { IMAGE_SOURCES: '', IMAGE_FETCH_POLL_MS: '50' } });
+    origin.answers.set('/later.jpg', { kind: 'bytes', body: photo });
+    const offerId = uid('0ffd', 4);
+    const record = offer(offerId, ORG_A, 4);
+    (record.offer_data as Record<string, unknown>).photos_urls = [origin.url('/later.jpg')];
+    await importObject(t.db.db, { offers: [record] });
+    t.app.services.photos.wake();
+    const refused = await until(() => sourceRow(t, origin.url('/later.jpg')), (row) => row.status === 'unavailable');
+    expect(refused.reason).toBe('IMAGE_SOURCES is not set: no photo is fetched');
+    expect(origin.hits.get('/later.jpg')).toBeUndefined();
+    await t.app.services.photos.stop(); // the instance that does not allow it fetches no more
+    const allowing = await instanceOn(t, { IMAGE_SOURCES: origin.origin, IMAGE_CACHE_DIR: mkdtempSync(path.join(tmpdir(), 'ecs-photos-')), IMAGE_FETCH_POLL_MS: '50' });
+    const ask = async () =>
+      (await allowing.inject({ method: 'GET', url: `/api/v1/offers/${offerId}/photos`, headers: { authorization: t.fixture.KEYS.activeA1 } })).json().photos[0];
+    expect((await ask()).status).toBe('pending');
+    const ready = await until(ask, (p) => p.status === 'ready');
+    expect(ready.width).toBe(SIDE);
+  });
 });
