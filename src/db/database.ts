@@ -168,6 +168,25 @@ export interface OfferTable {
   search_head: ColumnType<string, never, never>;
   location_latitude: ColumnType<number | null, never, never>;
   location_longitude: ColumnType<number | null, never, never>;
+  /** Ancillary prices as the bundle gave them (extension E10, migration 2026_11_27_0020); null: none. */
+  ancillary: ColumnType<unknown, string | null | undefined, string | null>;
+  /** The latest price change (E10), kept by the import beside offer_prices. */
+  price_changed_at: ColumnType<string | null, string | null | undefined, string | null>;
+  price_change_pct: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** One dated price entry of an offer (extension E10, migration 2026_11_27_0020): appended, never changed. */
+export interface OfferPriceTable {
+  entry_no: ColumnType<string, never, never>;
+  offer_id: string;
+  organization_id: string;
+  valid_from: Timestamp;
+  /** numeric: exact as the bundle wrote it (both drivers hand it back as text). */
+  price: string | null;
+  price_per_meter: string | null;
+  price_currency: string | null;
+  ancillary: ColumnType<unknown, string, never>;
+  recorded_at: TimestampDefault;
 }
 
 /**
@@ -255,6 +274,7 @@ export interface Database {
   investments: InvestmentTable;
   offers: OfferTable;
   search_lexemes: SearchLexemeTable;
+  offer_prices: OfferPriceTable;
   content_state: ContentStateTable;
   webhook_endpoints: WebhookEndpointTable;
   webhook_deliveries: WebhookDeliveryTable;

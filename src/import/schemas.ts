@@ -20,6 +20,7 @@ import {
 } from '../contract/resources.js';
 import { OFFER_DATA_FIELDS } from '../contract/offer-fields.js';
 import { MAX_SCOPE_IDS, SCOPE_OFFER_TYPES } from '../features/access/index.js';
+import { ANCILLARY_KINDS, MAX_ANCILLARY } from '../features/prices/index.js';
 
 export const RECORD_KINDS = ['organization', 'website', 'branch', 'agent', 'investment', 'offer'] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
@@ -180,6 +181,16 @@ export const OfferDataInput = Type.Object(
   strict,
 );
 
+/** An ancillary price of an offer (extension E10): a parking space, garage, storage room or other. */
+export const AncillaryInput = Type.Object(
+  {
+    kind: Type.String({ enum: [...ANCILLARY_KINDS] }),
+    label: OptionalNullable(Type.String()),
+    price: Type.Number(),
+  },
+  strict,
+);
+
 export const OfferRecord = Type.Object(
   {
     type: KindTag('offer'),
@@ -192,6 +203,10 @@ export const OfferRecord = Type.Object(
     is_active: Type.Optional(Type.Boolean()),
     created_at: Type.Optional(OfferSchema.properties.created_at),
     offer_data: OfferDataInput,
+    // Extension E10: when the prices of this record started to hold (not in the future), and the
+    // prices sold beside the flat or house. Neither is shown in the original interface's answers.
+    prices_valid_from: OptionalNullable(Type.String({ format: 'date-time' })),
+    ancillary: OptionalNullable(Type.Array(AncillaryInput, { maxItems: MAX_ANCILLARY })),
   },
   strict,
 );

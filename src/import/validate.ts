@@ -160,6 +160,13 @@ function semanticProblems(kind: RecordKind, record: unknown): FieldProblem[] {
       if (!hasKey && !hasHash) problems.push({ path, message: 'key or key_sha256 is required' });
     });
   }
+  if (kind === 'offer' && typeof record.prices_valid_from === 'string') {
+    // Extension E10: a price cannot have started to hold after the import that brings it.
+    const validFrom = parseRfc3339(record.prices_valid_from);
+    if (validFrom && validFrom.epochMs > Date.now()) {
+      problems.push({ path: 'prices_valid_from', message: `must not be in the future, got ${shown(record.prices_valid_from)}` });
+    }
+  }
   if (kind === 'offer' && isObject(record.offer_data)) {
     const data = record.offer_data;
     const offerId = String(record.offer_id);

@@ -13,3 +13,4 @@ export { OfferReader } from './read.js';
 export { addSearchLexemes, upsertOffers } from './write.js';
 export type { OfferRowDraft } from './write.js';
 export { OFFER_DATA_FRAGMENT_CHARS } from './xml.js';
+export { OfferIdParams } from './schemas.js';
