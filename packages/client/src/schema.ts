@@ -388,6 +388,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/offers/{offer_id}/price-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An offer's price history
+         * @description Every price the offer has had, oldest first: an entry is appended by the import when it first writes the offer and whenever `price`, `price_per_meter`, `price_currency` or the ancillary prices change (identical prices append nothing); entries are never changed or removed. `valid_from` is the record's `prices_valid_from`, else the time of the import. The same rules as `GET /api/v1/offers/{offer_id}`: an inactive offer, or one outside your website's scope, answers 404.
+         */
+        get: operations["get_offer_price_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1309,6 +1329,63 @@ export interface components {
             next_cursor: string;
             /** @description `true`: ask again at once with `since=next_cursor`. */
             has_more: boolean;
+        };
+        /** AncillaryPrice */
+        AncillaryPrice: {
+            /** @description What is sold beside the flat or house. */
+            kind: "parking" | "garage" | "storage" | "other";
+            /** @description The developer's label, e.g. a parking space's number. */
+            label: string | null;
+            price: number;
+        };
+        /** PriceEntry */
+        PriceEntry: {
+            /**
+             * Format: date-time
+             * @description From when these prices held (UTC).
+             */
+            valid_from: string;
+            /** @description offer_data.price from then on. */
+            price: number | null;
+            /** @description offer_data.price_per_meter from then on. */
+            price_per_meter: number | null;
+            price_currency: string | null;
+            /** @description Ancillary prices from then on (empty: none). */
+            ancillary: components["schemas"]["AncillaryPrice"][];
+        };
+        /**
+         * PriceHistory
+         * @example {
+         *       "offer_id": "0b3c5f52-3a47-4c1e-9d54-0f3c1c7e9a11",
+         *       "items": [
+         *         {
+         *           "valid_from": "2026-03-01T09:00:00Z",
+         *           "price": 850000,
+         *           "price_per_meter": 15454.55,
+         *           "price_currency": "PLN",
+         *           "ancillary": []
+         *         },
+         *         {
+         *           "valid_from": "2026-05-12T07:30:00Z",
+         *           "price": 820000,
+         *           "price_per_meter": 14909.09,
+         *           "price_currency": "PLN",
+         *           "ancillary": [
+         *             {
+         *               "kind": "parking",
+         *               "label": "P-12",
+         *               "price": 35000
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        PriceHistory: {
+            /** Format: uuid */
+            offer_id: string;
+            /** @description Every entry, oldest first; one per change of the prices. */
+            items: components["schemas"]["PriceEntry"][];
         };
         /**
          * Pagination
@@ -2773,6 +2850,84 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Cursor expired"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error: every problem found in the path, query and body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "type": "uuid_parsing",
+                     *           "loc": [
+                     *             "path",
+                     *             "offer_id"
+                     *           ],
+                     *           "msg": "Input should be a valid UUID, invalid length: expected length 32 for simple format, found 3",
+                     *           "input": "abc",
+                     *           "ctx": {
+                     *             "error": "invalid length: expected length 32 for simple format, found 3"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_offer_price_history: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Offer id (UUID, any letter case). */
+                offer_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The price history */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceHistory"];
+                };
+            };
+            /** @description No usable API key: "API key is required" (no key), "Invalid API key" (unknown key) or "API key is not active" (deactivated or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or belongs to another organization): "Offer not found". */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Offer not found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
