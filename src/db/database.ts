@@ -172,7 +172,7 @@ export interface OfferTable {
   ancillary: ColumnType<unknown, string | null | undefined, string | null>;
   /** The latest price change (E10), kept by the import beside offer_prices. */
   price_changed_at: ColumnType<string | null, string | null | undefined, string | null>;
-  price_change_pct: ColumnType<string | null, string | null | undefined, string | null>;
+  price_change_pct: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** One dated price entry of an offer (extension E10, migration 2026_11_27_0020): appended, never changed. */

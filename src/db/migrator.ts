@@ -33,6 +33,7 @@ import * as changeEntryJson from './migrations/2026_11_25_0014_change_entry_json
 import * as searchLexemes from './migrations/2026_11_26_0015_search_lexemes.js';
 import * as sqlRoutines from './migrations/2026_11_26_0016_sql_routines.js';
 import * as priceHistory from './migrations/2026_11_27_0020_price_history.js';
+import * as priceChangeFields from './migrations/2026_11_27_0021_price_change_fields.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026_11_21_0001_initial': initial,
@@ -52,6 +53,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_26_0015_search_lexemes': searchLexemes,
   '2026_11_26_0016_sql_routines': sqlRoutines,
   '2026_11_27_0020_price_history': priceHistory,
+  '2026_11_27_0021_price_change_fields': priceChangeFields,
 };
 
 function migrator(db: Kysely<Database>): Migrator {
