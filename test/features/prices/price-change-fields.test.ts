@@ -17,7 +17,7 @@ describe('price_changed_at and price_change_pct', () => {
   const KEY = `ecs_pc_${randomUUID()}`;
   const data = (n: number) => (bundle.offers as Json[])[n]!.offer_data as Json;
   const list = async (body: unknown) => {
-    const res = await post(t, '/api/v1/offers', body, { key: KEY });
+    const res = await post(t, '/api/v1/offers', { pagination: { page: 1, size: 100 }, ...(body as object) }, { key: KEY });
     expect(res.statusCode, res.body).toBe(200);
     return (res.json() as { items: Array<{ offer_id: string }> }).items.map((o) => o.offer_id);
   };

@@ -135,7 +135,7 @@ describe('price history', () => {
     await importObject(t.db.db, bundle);
     const entries = await items(id);
     expect(entries.at(-1)).toMatchObject({ price: 400000.8, valid_from: later.replace(/\.(\d{3})Z$/, (_, ms: string) => (ms === '000' ? 'Z' : `.${ms}000Z`)) });
-    expect((await offerState(id)).price_change_pct).toBe('-20.00');
+    expect(Number((await offerState(id)).price_change_pct)).toBe(-20);
   });
 
   it('ancillary prices: at most 50, of known kinds', async () => {
