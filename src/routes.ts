@@ -21,6 +21,7 @@ import { investmentOfferFacetsOperation, offerFacetsOperation } from './features
 import { listInvestmentOffers, listOffersOperation, readOffer } from './features/offers/http.js';
 import { offerFieldCatalogue } from './features/offers/meta/meta-http.js';
 import { readPriceHistoryOperation } from './features/prices/http.js';
+import { datasetMd5Operation, datasetXmlOperation, dayPricesOperation, todayPricesOperation } from './features/transparency/http.js';
 
 export type { RouteEntry } from './http/route-registration.js';
 
@@ -51,4 +52,10 @@ export const ROUTES: readonly RouteEntry[] = [
 
   // Extensions (prices): an offer's price history.
   route('GET', '/api/v1/offers/:offer_id/price-history', readPriceHistoryOperation),
+
+  // Extensions (prices): the public price-transparency dataset, no key (rate-limited per client address).
+  route('GET', '/open-data/:organization_id/prices.csv', todayPricesOperation),
+  route('GET', '/open-data/:organization_id/prices/:file', dayPricesOperation),
+  route('GET', '/open-data/:organization_id/dataset.xml', datasetXmlOperation),
+  route('GET', '/open-data/:organization_id/dataset.xml.md5', datasetMd5Operation),
 ];

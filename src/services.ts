@@ -13,6 +13,7 @@ import { ApiKeyCache, findApiKeyByHash, KeyUsageRecorder, touchApiKeyLastUsed } 
 import { ContentVersion, listenForChanges, readContentVersion } from './features/content-version/index.js';
 import { OfferBodyCache, OfferColumnsCache, OfferReader, OFFER_DATA_FRAGMENT_CHARS } from './features/offers/index.js';
 import { WebhookSender } from './features/webhooks/index.js';
+import { TransparencyFileCache } from './features/transparency/index.js';
 import { ResponseCache } from './http/caching/response-cache.js';
 import type { Metrics } from './metrics/metrics.js';
 import { FragmentCache } from './xml/fragment-cache.js';
@@ -37,6 +38,8 @@ export interface Services {
   readonly xmlFragments: FragmentCache;
   /** This instance's webhook sender; undefined with WEBHOOKS=off. wake() it after writing to the outbox in-process. */
   readonly webhookSender: WebhookSender | undefined;
+  /** The price-transparency dataset's built files (extension E10), per organization, day and content version. */
+  readonly transparencyFiles: TransparencyFileCache;
   readonly metrics: Metrics | undefined;
   /** Reads the content version, then starts listening and polling. */
   start(): Promise<void>;
@@ -91,6 +94,7 @@ export function createServices(config: Config, db: DbHandle, options: ServiceOpt
     contentVersion,
     responseCache,
     // Offer bodies are kept by row version (never stale), whatever RESPONSE_CACHE says.
+    transparencyFiles: new TransparencyFileCache(),
     offers: new OfferReader(readDb, config.offerBodyCacheBytes > 0 ? new OfferBodyCache(config.offerBodyCacheBytes) : undefined),
     // Read at the database's current content version (never stale).
     facetColumns: config.facetColumnsBytes > 0 ? new OfferColumnsCache(config.facetColumnsBytes) : undefined,

@@ -34,6 +34,7 @@ import * as searchLexemes from './migrations/2026_11_26_0015_search_lexemes.js';
 import * as sqlRoutines from './migrations/2026_11_26_0016_sql_routines.js';
 import * as priceHistory from './migrations/2026_11_27_0020_price_history.js';
 import * as priceChangeFields from './migrations/2026_11_27_0021_price_change_fields.js';
+import * as transparency from './migrations/2026_11_27_0022_transparency.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026_11_21_0001_initial': initial,
@@ -54,6 +55,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_26_0016_sql_routines': sqlRoutines,
   '2026_11_27_0020_price_history': priceHistory,
   '2026_11_27_0021_price_change_fields': priceChangeFields,
+  '2026_11_27_0022_transparency': transparency,
 };
 
 function migrator(db: Kysely<Database>): Migrator {

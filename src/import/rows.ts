@@ -25,6 +25,7 @@ import type { Row } from '../db/upsert.js';
 import { type ApiKeyRowDraft } from '../features/access/index.js';
 import { type OfferRowDraft } from '../features/offers/index.js';
 import { ancillaryJson, priceEntryDraft, type PriceEntryDraft } from '../features/prices/index.js';
+import { normalizeAddress, normalizeDeveloper } from '../features/transparency/index.js';
 import type { WebsiteRowDraft } from '../features/access/index.js';
 
 
@@ -46,6 +47,8 @@ export function organizationRow(r: OrganizationInput): Row {
     location: json(toLocation(r.location as Parameters<typeof toLocation>[0])),
     social_media_links: json(r.social_media_links),
     contact_email: opt(r.contact_email),
+    // Extension E10: the developer's legal data (for the transparency dataset), every key present.
+    developer: json(r.developer ? normalizeDeveloper(r.developer) : null),
   };
 }
 
@@ -135,6 +138,7 @@ export function investmentRow(r: InvestmentInput): Row {
     name: r.name,
     description: opt(r.description),
     is_active: r.is_active ?? true,
+    location: json(r.location ? normalizeAddress(r.location) : null),
   };
 }
 

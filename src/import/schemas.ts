@@ -21,6 +21,7 @@ import {
 import { OFFER_DATA_FIELDS } from '../contract/offer-fields.js';
 import { MAX_SCOPE_IDS, SCOPE_OFFER_TYPES } from '../features/access/index.js';
 import { ANCILLARY_KINDS, MAX_ANCILLARY } from '../features/prices/index.js';
+import { ADDRESS_KEYS, POSTCODE_PATTERN } from '../features/transparency/index.js';
 
 export const RECORD_KINDS = ['organization', 'website', 'branch', 'agent', 'investment', 'offer'] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
@@ -69,6 +70,46 @@ for (const day of Object.keys(OpenTimeSchema.properties)) {
   if (!(day in OpenTimeInput.properties)) throw new Error(`OpenTimeInput lacks ${day}`);
 }
 
+/**
+ * An address as the price-transparency dataset names it (extension E10): every part optional, the
+ * postcode NN-NNN.
+ */
+export const AddressInput = Type.Object(
+  Object.fromEntries(
+    ADDRESS_KEYS.map((key) => [
+      key,
+      OptionalNullable(key === 'postcode' ? Type.String({ pattern: POSTCODE_PATTERN, description: 'a postcode NN-NNN' }) : Type.String()),
+    ]),
+  ),
+  strict,
+);
+
+/** Most sales offices of one developer. */
+export const MAX_SALES_OFFICES = 50;
+
+/**
+ * The developer's legal data (extension E10), for the price-transparency dataset. NIP, REGON and
+ * KRS are also checked with their check digits (validate.ts).
+ */
+export const DeveloperInput = Type.Object(
+  {
+    legal_name: OptionalNullable(Type.String()),
+    legal_form: OptionalNullable(Type.String()),
+    krs: OptionalNullable(Type.String()),
+    ceidg: OptionalNullable(Type.String()),
+    nip: OptionalNullable(Type.String()),
+    regon: OptionalNullable(Type.String()),
+    phone: OptionalNullable(Type.String()),
+    email: OptionalNullable(Type.String()),
+    fax: OptionalNullable(Type.String()),
+    website: OptionalNullable(Type.String()),
+    seat: OptionalNullable(AddressInput),
+    sales_offices: OptionalNullable(Type.Array(AddressInput, { maxItems: MAX_SALES_OFFICES })),
+    contact_method: OptionalNullable(Type.String()),
+  },
+  strict,
+);
+
 export const OrganizationRecord = Type.Object(
   {
     type: KindTag('organization'),
@@ -76,6 +117,7 @@ export const OrganizationRecord = Type.Object(
     organization_id: Uuid,
     name: OrganizationSchema.properties.name,
     location: OptionalNullable(LocationInput),
+    developer: OptionalNullable(DeveloperInput),
   },
   strict,
 );
@@ -155,6 +197,8 @@ export const InvestmentRecord = Type.Object(
     organization_id: InvestmentSchema.properties.organization_id,
     name: InvestmentSchema.properties.name,
     is_active: Type.Optional(InvestmentSchema.properties.is_active),
+    // Extension E10: the investment's address, as the price-transparency dataset names it.
+    location: OptionalNullable(AddressInput),
   },
   strict,
 );

@@ -1,0 +1,38 @@
+/**
+ * The price-transparency dataset (extension E10):
+ *
+ * - `organizations.developer`: the developer's legal data as the bundle gave it (name, legal form,
+ *   KRS or CEIDG, NIP, REGON, contacts, seat and sales offices), never shown in the original
+ *   interface's answers;
+ * - `investments.location`: the investment's address, as the dataset names it;
+ * - `transparency_datasets`: the organizations whose dataset an operator turned on, with the
+ *   public URL the harvester is given. Turning it off deletes the row; the dataset's identity is
+ *   derived from the organization's id, so turning it on again publishes the same dataset.
+ *
+ * Frozen: later changes go into new migration files.
+ */
+import { sql, type Kysely } from 'kysely';
+
+const UP: readonly string[] = [
+  `ALTER TABLE organizations ADD COLUMN developer jsonb`,
+  `ALTER TABLE investments ADD COLUMN location jsonb`,
+  `CREATE TABLE transparency_datasets (
+    organization_id uuid PRIMARY KEY REFERENCES organizations (organization_id),
+    public_url text NOT NULL,
+    enabled_at timestamptz NOT NULL DEFAULT now()
+  )`,
+];
+
+const DOWN: readonly string[] = [
+  `DROP TABLE transparency_datasets`,
+  `ALTER TABLE investments DROP COLUMN location`,
+  `ALTER TABLE organizations DROP COLUMN developer`,
+];
+
+export async function up(db: Kysely<any>): Promise<void> {
+  for (const statement of UP) await sql.raw(statement).execute(db);
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  for (const statement of DOWN) await sql.raw(statement).execute(db);
+}
