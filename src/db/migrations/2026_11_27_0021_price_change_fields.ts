@@ -14,7 +14,7 @@ import { sql, type Kysely } from 'kysely';
 const UP: readonly string[] = [
   `SET LOCAL statement_timeout = 0`,
   `ALTER TABLE offers ALTER COLUMN price_change_pct TYPE double precision`,
-  `CREATE INDEX offers_org_price_changed_idx ON offers (organization_id, price_changed_at)`,
+  `CREATE INDEX IF NOT EXISTS offers_org_price_changed_idx ON offers (organization_id, price_changed_at)`,
 ];
 
 const DOWN: readonly string[] = [

@@ -9,14 +9,17 @@
  *   public URL the harvester is given. Turning it off deletes the row; the dataset's identity is
  *   derived from the organization's id, so turning it on again publishes the same dataset.
  *
+ * Written to run again harmlessly (IF NOT EXISTS), as every latest migration must be
+ * (test/db/routines.test.ts runs the latest one twice).
+ *
  * Frozen: later changes go into new migration files.
  */
 import { sql, type Kysely } from 'kysely';
 
 const UP: readonly string[] = [
-  `ALTER TABLE organizations ADD COLUMN developer jsonb`,
-  `ALTER TABLE investments ADD COLUMN location jsonb`,
-  `CREATE TABLE transparency_datasets (
+  `ALTER TABLE organizations ADD COLUMN IF NOT EXISTS developer jsonb`,
+  `ALTER TABLE investments ADD COLUMN IF NOT EXISTS location jsonb`,
+  `CREATE TABLE IF NOT EXISTS transparency_datasets (
     organization_id uuid PRIMARY KEY REFERENCES organizations (organization_id),
     public_url text NOT NULL,
     enabled_at timestamptz NOT NULL DEFAULT now()
