@@ -25,6 +25,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/open-data/{organization_id}/prices.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Today's price-transparency file (CSV)
+         * @description The developer's prices as the ministry's template lists them, for today (the day in Europe/Warsaw): one row per active offer with market_type PRIMARY, in an investment, whose offer_type sells a flat or a house. `;`-separated, UTF-8 without BOM, `X` for an empty value. Public (no key), only for an organization whose dataset an operator turned on.
+         */
+        get: operations["get_open_data_prices_today"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/open-data/{organization_id}/prices/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One day's price-transparency file (CSV)
+         * @description The file as it stood at the end of that day (Europe/Warsaw), rebuilt from the price history: the offers then on offer, with their prices then. A day before the organization's first price, or after today, answers 404.
+         */
+        get: operations["get_open_data_prices_of_day"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/open-data/{organization_id}/dataset.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The harvester XML of the dataset
+         * @description The dataset described for the state's harvester (namespace `urn:otwarte-dane:harvester:1.13`): one dataset per organization with a stable `extIdent`, one resource per day from the first day of the price history to today, each the URL of that day's CSV under the public URL the operator gave. The same all day.
+         */
+        get: operations["get_open_data_dataset_xml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/open-data/{organization_id}/dataset.xml.md5": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The MD5 of the harvester XML
+         * @description The hex MD5 of the bytes `dataset.xml` answers now (32 lower-case hex digits, no line end).
+         */
+        get: operations["get_open_data_dataset_md5"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organization": {
         parameters: {
             query?: never;
@@ -1529,6 +1609,216 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    get_open_data_prices_today: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id (UUID). */
+                organization_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Today's file */
+            200: {
+                headers: {
+                    /** @description Strong: the same bytes, the same tag. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example Nazwa dewelopera;Forma prawna dewelopera;Nr KRS;...
+                     *     Przykładowy Deweloper sp. z o.o.;spółka z ograniczoną odpowiedzialnością;0000123456;...
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description Not modified (If-None-Match matched the ETag). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description No such file: the organization is unknown or its dataset is off, or the day has no file. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    get_open_data_prices_of_day: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id (UUID). */
+                organization_id: string;
+                /**
+                 * @description The day's file: `YYYY-MM-DD.csv` (the day in Europe/Warsaw).
+                 * @example 2026-11-26.csv
+                 */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The day's file */
+            200: {
+                headers: {
+                    /** @description Strong: the same bytes, the same tag. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example Nazwa dewelopera;Forma prawna dewelopera;Nr KRS;...
+                     *     Przykładowy Deweloper sp. z o.o.;spółka z ograniczoną odpowiedzialnością;0000123456;...
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description Not modified (If-None-Match matched the ETag). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description No such file: the organization is unknown or its dataset is off, or the day has no file. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    get_open_data_dataset_xml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id (UUID). */
+                organization_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The harvester XML */
+            200: {
+                headers: {
+                    /** @description Strong: the same bytes, the same tag. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example <?xml version="1.0" encoding="UTF-8"?>
+                     *     <ns2:datasets xmlns:ns2="urn:otwarte-dane:harvester:1.13"><dataset status="published">...</dataset></ns2:datasets>
+                     */
+                    "application/xml": string;
+                };
+            };
+            /** @description Not modified (If-None-Match matched the ETag). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description No such file: the organization is unknown or its dataset is off, or the day has no file. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    get_open_data_dataset_md5: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id (UUID). */
+                organization_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The MD5 */
+            200: {
+                headers: {
+                    /** @description Strong: the same bytes, the same tag. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example 0cc175b9c0f1b6a831c399e269772661 */
+                    "text/plain": string;
+                };
+            };
+            /** @description Not modified (If-None-Match matched the ETag). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description No such file: the organization is unknown or its dataset is off, or the day has no file. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not Found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];

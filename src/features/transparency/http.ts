@@ -33,7 +33,7 @@ const notFound = {
 const fileResponses = (mediaType: string, description: string, example: string) => ({
   200: {
     description,
-    headers: { ETag: { description: 'Strong: the same bytes, the same tag.', schema: { type: 'string' } } },
+    headers: { ETag: { type: 'string', description: 'Strong: the same bytes, the same tag.' } },
     content: { [mediaType]: { schema: { type: 'string' }, example } },
   },
   304: { description: 'Not modified (If-None-Match matched the ETag).' },
