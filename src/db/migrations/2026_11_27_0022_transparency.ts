@@ -7,7 +7,8 @@
  * - `investments.location`: the investment's address, as the dataset names it;
  * - `transparency_datasets`: the organizations whose dataset an operator turned on, with the
  *   public URL the harvester is given. Turning it off deletes the row; the dataset's identity is
- *   derived from the organization's id, so turning it on again publishes the same dataset.
+ *   derived from the organization's id, so turning it on again publishes the same dataset. No
+ *   foreign key: the command checks the organization, and the public paths join it.
  *
  * Written to run again harmlessly (IF NOT EXISTS), as every latest migration must be
  * (test/db/routines.test.ts runs the latest one twice).
@@ -20,7 +21,7 @@ const UP: readonly string[] = [
   `ALTER TABLE organizations ADD COLUMN IF NOT EXISTS developer jsonb`,
   `ALTER TABLE investments ADD COLUMN IF NOT EXISTS location jsonb`,
   `CREATE TABLE IF NOT EXISTS transparency_datasets (
-    organization_id uuid PRIMARY KEY REFERENCES organizations (organization_id),
+    organization_id uuid PRIMARY KEY,
     public_url text NOT NULL,
     enabled_at timestamptz NOT NULL DEFAULT now()
   )`,

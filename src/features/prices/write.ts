@@ -53,3 +53,9 @@ export async function appendPriceHistory(db: Kysely<Database>, drafts: readonly 
     select offer_id from changed where last_no is not null and starts < last_from`.execute(db);
   return result.rows.map((r) => r.offer_id);
 }
+
+/** Whether no offer has a price history yet (the demo dates its earlier prices only then). */
+export async function priceHistoryIsEmpty(db: Kysely<Database>): Promise<boolean> {
+  const result = await sql<{ any: boolean }>`select exists (select 1 from offer_prices) as any`.execute(db);
+  return !result.rows[0]!.any;
+}

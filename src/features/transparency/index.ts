@@ -14,3 +14,4 @@ export {
   POSTCODE_PATTERN,
 } from './model.js';
 export { TransparencyFileCache } from './file-cache.js';
+export { enableDataset } from './write.js';
