@@ -97,7 +97,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await registerOpenApi(app);
 
   const dependencies = { services, validation };
-  registerRoutes(app, ROUTES.filter((r) => !r.auth), dependencies);
+  const openData = (r: (typeof ROUTES)[number]) => r.url.startsWith('/open-data/');
+  registerRoutes(app, ROUTES.filter((r) => !r.auth && !openData(r)), dependencies);
+  // The public price-transparency files (extension E10): no key, so counted per client address,
+  // with the API's budget and answers.
+  await app.register(async (open) => {
+    await registerRateLimit(open, {
+      limit: config.rateLimitPerMinute,
+      redisUrl: config.redisUrl,
+      redisPrefix: `${config.rateLimitRedisPrefix}open:`,
+      countedKey: (request) => `address:${request.ip}`,
+    });
+    registerRoutes(open, ROUTES.filter((r) => !r.auth && openData(r)), dependencies);
+  });
   // The key check is an onRequest hook of the /api/v1 scope: it runs before the body is read.
   await app.register(async (api) => {
     api.addHook('onRequest', createAuthenticator(services.keys, services.keyUsage, metrics));

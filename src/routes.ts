@@ -23,6 +23,8 @@ import { offerFieldCatalogue } from './features/offers/meta/meta-http.js';
 import { investmentOfferClustersOperation, offerClustersOperation } from './features/offers/clusters/clusters-http.js';
 import { similarOffersOperation } from './features/offers/similar/similar-http.js';
 import { listOfferPhotos, readDemoPhoto, readPhotoVariant } from './features/photos/http.js';
+import { readPriceHistoryOperation } from './features/prices/http.js';
+import { datasetMd5Operation, datasetXmlOperation, dayPricesOperation, todayPricesOperation } from './features/transparency/http.js';
 
 export type { RouteEntry } from './http/route-registration.js';
 
@@ -61,4 +63,12 @@ export const ROUTES: readonly RouteEntry[] = [
   route('GET', '/api/v1/offers/:offer_id/photos', listOfferPhotos, { uncached: true }),
   route('GET', '/images/:offer_id/:photo/:hash/:signature/:file', readPhotoVariant),
   route('GET', '/demo/photos/:file', readDemoPhoto, { hidden: true }),
+  // Extensions (prices): an offer's price history.
+  route('GET', '/api/v1/offers/:offer_id/price-history', readPriceHistoryOperation),
+
+  // Extensions (prices): the public price-transparency dataset, no key (rate-limited per client address).
+  route('GET', '/open-data/:organization_id/prices.csv', todayPricesOperation),
+  route('GET', '/open-data/:organization_id/prices/:file', dayPricesOperation),
+  route('GET', '/open-data/:organization_id/dataset.xml', datasetXmlOperation),
+  route('GET', '/open-data/:organization_id/dataset.xml.md5', datasetMd5Operation),
 ];

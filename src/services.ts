@@ -14,6 +14,7 @@ import { ContentVersion, listenForChanges, readContentVersion } from './features
 import { OfferBodyCache, OfferColumnsCache, OfferReader, OFFER_DATA_FRAGMENT_CHARS } from './features/offers/index.js';
 import { WebhookSender } from './features/webhooks/index.js';
 import { PhotoService } from './features/photos/index.js';
+import { TransparencyFileCache } from './features/transparency/index.js';
 import { ResponseCache } from './http/caching/response-cache.js';
 import type { Metrics } from './metrics/metrics.js';
 import { FragmentCache } from './xml/fragment-cache.js';
@@ -42,6 +43,8 @@ export interface Services {
   readonly photos: PhotoService;
   /** PUBLIC_URL: where variant URLs start; undefined: the request's origin. */
   readonly publicUrl: string | undefined;
+  /** The price-transparency dataset's built files (extension E10), per organization, day and content version. */
+  readonly transparencyFiles: TransparencyFileCache;
   readonly metrics: Metrics | undefined;
   /** Reads the content version, then starts listening and polling. */
   start(): Promise<void>;
@@ -112,6 +115,7 @@ export function createServices(config: Config, db: DbHandle, options: ServiceOpt
     contentVersion,
     responseCache,
     // Offer bodies are kept by row version (never stale), whatever RESPONSE_CACHE says.
+    transparencyFiles: new TransparencyFileCache(),
     offers: new OfferReader(readDb, config.offerBodyCacheBytes > 0 ? new OfferBodyCache(config.offerBodyCacheBytes) : undefined),
     // Read at the database's current content version (never stale).
     facetColumns: config.facetColumnsBytes > 0 ? new OfferColumnsCache(config.facetColumnsBytes) : undefined,

@@ -13,6 +13,7 @@ import { keysCreateCommand, keysListCommand, keysSetActiveCommand } from '../fea
 import { migrateCommand } from './commands/migrate.js';
 import { mirrorCommand } from '../features/mirror/cli.js';
 import { websitesListCommand, websitesScopeCommand } from '../features/access/cli.js';
+import { transparencyDisableCommand, transparencyEnableCommand, transparencyStatusCommand } from '../features/transparency/cli.js';
 import {
   webhooksAddCommand,
   webhooksDeliveriesCommand,
@@ -135,6 +136,28 @@ function buildProgram(io: CliIo, seen: { json: boolean }): Command {
     .option('--clear', 'remove the scope: the website sees its whole organization')
     .option('--json', JSON_HELP)
     .action((options) => websitesScopeCommand(io, options));
+  const transparency = program
+    .command('transparency')
+    .description("turn an organization's public price-transparency dataset (dane.gov.pl) on and off");
+  transparency
+    .command('enable')
+    .description('publish the dataset at /open-data/<organization>/... (refused while the developer data lacks what it needs)')
+    .requiredOption('--organization <id>', 'organization id')
+    .requiredOption('--public-url <url>', 'the address the service is reached at from outside (the XML names the files under it)')
+    .option('--json', JSON_HELP)
+    .action((options) => transparencyEnableCommand(io, options));
+  transparency
+    .command('disable')
+    .description('stop publishing the dataset (its paths answer 404)')
+    .requiredOption('--organization <id>', 'organization id')
+    .option('--json', JSON_HELP)
+    .action((options) => transparencyDisableCommand(io, options));
+  transparency
+    .command('status')
+    .description('each organization: dataset on or off, its public URL, what its developer data lacks')
+    .option('--organization <id>', 'only this organization')
+    .option('--json', JSON_HELP)
+    .action((options) => transparencyStatusCommand(io, options));
   const webhooks = program.command('webhooks').description('manage webhook endpoints (the running service sends the messages)');
   webhooks
     .command('add')

@@ -137,4 +137,7 @@ export const OFFER_TOP_FIELDS: readonly OfferDataField[] = [
   f('agent_id', 'uuid'),
   f('branch_id', 'uuid'),
   f('investment_id', 'uuid'),
+  // Extension E10: the latest price change, kept by the import beside the price history.
+  f('price_changed_at', 'datetime'),
+  f('price_change_pct', 'number'),
 ];

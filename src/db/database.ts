@@ -49,6 +49,8 @@ export interface OrganizationTable {
   location: Json<LocationData | null> | null;
   social_media_links: Json<string[] | null> | null;
   contact_email: string | null;
+  /** The developer's legal data (extension E10, migration 2026_11_27_0022); never in the interface's answers. */
+  developer: Json<unknown> | null;
   created_at: TimestampDefault;
   updated_at: TimestampDefault;
 }
@@ -129,6 +131,8 @@ export interface InvestmentTable {
   name: string;
   description: string | null;
   is_active: boolean;
+  /** The investment's address (extension E10, migration 2026_11_27_0022); never in the interface's answers. */
+  location: Json<unknown> | null;
   created_at: TimestampDefault;
   updated_at: TimestampDefault;
 }
@@ -168,6 +172,32 @@ export interface OfferTable {
   search_head: ColumnType<string, never, never>;
   location_latitude: ColumnType<number | null, never, never>;
   location_longitude: ColumnType<number | null, never, never>;
+  /** Ancillary prices as the bundle gave them (extension E10, migration 2026_11_27_0020); null: none. */
+  ancillary: ColumnType<unknown, string | null | undefined, string | null>;
+  /** The latest price change (E10), kept by the import beside offer_prices. */
+  price_changed_at: ColumnType<string | null, string | null | undefined, string | null>;
+  price_change_pct: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** An organization whose price-transparency dataset is public (extension E10, migration 2026_11_27_0022). */
+export interface TransparencyDatasetTable {
+  organization_id: string;
+  public_url: string;
+  enabled_at: TimestampDefault;
+}
+
+/** One dated price entry of an offer (extension E10, migration 2026_11_27_0020): appended, never changed. */
+export interface OfferPriceTable {
+  entry_no: ColumnType<string, never, never>;
+  offer_id: string;
+  organization_id: string;
+  valid_from: Timestamp;
+  /** numeric: exact as the bundle wrote it (both drivers hand it back as text). */
+  price: string | null;
+  price_per_meter: string | null;
+  price_currency: string | null;
+  ancillary: ColumnType<unknown, string, never>;
+  recorded_at: TimestampDefault;
 }
 
 /**
@@ -282,6 +312,8 @@ export interface Database {
   investments: InvestmentTable;
   offers: OfferTable;
   search_lexemes: SearchLexemeTable;
+  offer_prices: OfferPriceTable;
+  transparency_datasets: TransparencyDatasetTable;
   content_state: ContentStateTable;
   webhook_endpoints: WebhookEndpointTable;
   webhook_deliveries: WebhookDeliveryTable;

@@ -32,6 +32,9 @@ import * as noStatisticsForPayloads from './migrations/2026_11_25_0013_no_statis
 import * as changeEntryJson from './migrations/2026_11_25_0014_change_entry_json.js';
 import * as searchLexemes from './migrations/2026_11_26_0015_search_lexemes.js';
 import * as sqlRoutines from './migrations/2026_11_26_0016_sql_routines.js';
+import * as priceHistory from './migrations/2026_11_27_0020_price_history.js';
+import * as priceChangeFields from './migrations/2026_11_27_0021_price_change_fields.js';
+import * as transparency from './migrations/2026_11_27_0022_transparency.js';
 import * as photos from './migrations/2026_11_27_0030_photos.js';
 
 const MIGRATIONS: Record<string, Migration> = {
@@ -51,6 +54,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_25_0014_change_entry_json': changeEntryJson,
   '2026_11_26_0015_search_lexemes': searchLexemes,
   '2026_11_26_0016_sql_routines': sqlRoutines,
+  '2026_11_27_0020_price_history': priceHistory,
+  '2026_11_27_0021_price_change_fields': priceChangeFields,
+  '2026_11_27_0022_transparency': transparency,
   '2026_11_27_0030_photos': photos,
 };
 

@@ -130,6 +130,23 @@ export function demoEntities(seed: string = DEMO_SEED): DemoEntities {
       'https://www.youtube.com/@wislananieruchomosci',
     ],
     contact_email: `kontakt@${DOMAIN}`,
+    // Extension E10: the legal data the price-transparency dataset publishes (valid check digits).
+    developer: {
+      legal_name: 'Wiślana Nieruchomości sp. z o.o.',
+      legal_form: 'spółka z ograniczoną odpowiedzialnością',
+      krs: '0000123456',
+      nip: '1234563218',
+      regon: '123456785',
+      phone: '+48 22 100 20 30',
+      email: `sprzedaz@${DOMAIN}`,
+      website: `https://www.${DOMAIN}`,
+      seat: { voivodeship: 'mazowieckie', county: 'Warszawa', community: 'Warszawa', city: 'Warszawa', street: 'Marszałkowska', building_number: '84/92', flat_number: '110', postcode: '00-514' },
+      sales_offices: [
+        { voivodeship: 'mazowieckie', county: 'Warszawa', community: 'Warszawa', city: 'Warszawa', street: 'Marszałkowska', building_number: '84/92', flat_number: '110', postcode: '00-514' },
+        { voivodeship: 'pomorskie', county: 'Gdańsk', community: 'Gdańsk', city: 'Gdańsk', street: 'Długa', building_number: '12', postcode: '80-827' },
+      ],
+      contact_method: 'telefon, e-mail, biuro sprzedaży',
+    },
   };
 
   const website: Json = { website_id: websiteId, organization_id: organizationId, name: `www.${DOMAIN}` };
@@ -227,6 +244,16 @@ export function demoEntities(seed: string = DEMO_SEED): DemoEntities {
     name: place.name,
     description: place.description,
     is_active: place.active,
+    // Extension E10: the investment's address, as the price-transparency dataset names it.
+    location: {
+      voivodeship: place.city.state,
+      county: place.city.name,
+      community: place.city.name,
+      city: place.city.name,
+      street: place.district.streets[0] ?? null,
+      building_number: String(10 + index * 7),
+      postcode: `${place.district.postcodePrefix}-${String(100 + index * 11).padStart(3, '0')}`,
+    },
   }));
 
   return {

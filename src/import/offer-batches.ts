@@ -10,7 +10,7 @@ import type { ImportContext } from './import-context.js';
 import type { EntityStage } from './entity-stage.js';
 import type { Link, LinkChecker } from './link-checker.js';
 import { within } from './problems.js';
-import { offerRow } from './rows.js';
+import { offerPriceEntry, offerRow } from './rows.js';
 import type { OfferInput } from './schemas.js';
 import { isUuid } from './validate.js';
 import { storedOwners } from './lookups-sql.js';
@@ -18,6 +18,7 @@ import { rememberSeenOffers } from './session-sql.js';
 import { SearchVocabulary } from './search-vocabulary.js';
 import { addSearchLexemes, upsertOffers, type OfferRowDraft } from '../features/offers/index.js';
 import { enqueuePhotoSources, photoUrlsOf } from '../features/photos/index.js';
+import { appendPriceHistory, type PriceEntryDraft } from '../features/prices/index.js';
 
 /**
  * A batch is sent when it holds this many offers (batchSize) or this much offer_data text, whichever
@@ -36,6 +37,8 @@ interface QueuedOffer {
   readonly record: OfferLinks;
   /** The row, prepared while the previous batch is in the database (none once there is a problem). */
   readonly draft?: OfferRowDraft | undefined;
+  /** The price entry it would append (extension E10), prepared with the row. */
+  readonly prices?: PriceEntryDraft | undefined;
   /** The record is invalid: only its links are checked. */
   readonly checkOnly?: boolean;
   /** The photo and floor plan URLs of an active offer to write (queued for fetching with the batch). */
@@ -107,6 +110,7 @@ export class OfferBatches {
     // Normalized now, while the database works on the previous batch; useless once there is a
     // problem, since nothing more will be written.
     const draft = this.ctx.writing ? offerRow(record) : undefined;
+    const prices = this.ctx.writing ? offerPriceEntry(record) : undefined;
     const links: OfferLinks = {
       offer_id: record.offer_id,
       organization_id: record.organization_id,
@@ -116,7 +120,7 @@ export class OfferBatches {
     };
     const photos = draft && draft.is_active ? photoUrlsOf(record.offer_data as Record<string, unknown> | null).map((p) => p.url) : undefined;
     // Only the record number and path of `at` are kept (not the record it may carry).
-    await this.queue({ recordNo: at.recordNo, path: at.path, record: links, draft, photos }, final);
+    await this.queue({ recordNo: at.recordNo, path: at.path, record: links, draft, photos, prices }, final);
   }
 
   /**
@@ -201,9 +205,14 @@ export class OfferBatches {
   private async write(checked: readonly CheckedOffer[]): Promise<void> {
     if (checked.length === 0) return;
     const { ctx } = this;
-    const drafts = ctx.writing ? checked.flatMap((c) => (c.write ? [c.queued.draft!] : [])) : [];
+    const written = ctx.writing ? checked.filter((c) => c.write) : [];
+    const drafts = written.map((c) => c.queued.draft!);
     ctx.counts.accept('offers', drafts.length);
-    const writing = drafts.length > 0 ? upsertOffers(ctx.db, drafts) : undefined;
+    // The price history is appended right behind the rows (it reads and updates them).
+    const writing =
+      drafts.length > 0
+        ? upsertOffers(ctx.db, drafts).then(async (counts) => ({ counts, late: await appendPriceHistory(ctx.db, written.map((c) => c.queued.prices!)) }))
+        : undefined;
     const lexemes = this.vocabulary.unsent(drafts);
     const adding = lexemes ? addSearchLexemes(ctx.db, lexemes) : undefined;
     const seen = drafts.length > 0 && ctx.prune ? rememberSeenOffers(ctx.db, drafts.map((d) => d.offer_id)) : undefined;
@@ -212,8 +221,16 @@ export class OfferBatches {
     const photoUrls = ctx.writing ? checked.flatMap((c) => (c.write ? (c.queued.photos ?? []) : [])) : [];
     const queueing = photoUrls.length > 0 ? enqueuePhotoSources(ctx.db, photoUrls) : undefined;
     const owners = storedOwners(ctx.db, 'offer', checked.map((c) => c.queued.record.offer_id));
-    const [counts, stored] = await Promise.all([writing, owners, seen, adding, queueing]);
-    if (counts) ctx.counts.add('offers', counts);
+    const [outcome, stored] = await Promise.all([writing, owners, seen, adding, queueing]);
+    if (outcome) ctx.counts.add('offers', outcome.counts);
+    if (outcome && outcome.late.length > 0) {
+      const late = new Set(outcome.late);
+      for (const { queued } of written) {
+        if (late.has(queued.record.offer_id)) {
+          ctx.problem(queued.recordNo, within(queued.path, 'prices_valid_from'), 'earlier than the latest entry of the offer\'s price history; prices must be given in the order they held');
+        }
+      }
+    }
     for (const { queued } of checked) {
       const r = queued.record;
       const owner = stored.get(r.offer_id);

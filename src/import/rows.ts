@@ -24,6 +24,8 @@ import type {
 import type { Row } from '../db/upsert.js';
 import { type ApiKeyRowDraft } from '../features/access/index.js';
 import { type OfferRowDraft } from '../features/offers/index.js';
+import { ancillaryJson, priceEntryDraft, type PriceEntryDraft } from '../features/prices/index.js';
+import { normalizeAddress, normalizeDeveloper } from '../features/transparency/index.js';
 import type { WebsiteRowDraft } from '../features/access/index.js';
 
 
@@ -45,6 +47,8 @@ export function organizationRow(r: OrganizationInput): Row {
     location: json(toLocation(r.location as Parameters<typeof toLocation>[0])),
     social_media_links: json(r.social_media_links),
     contact_email: opt(r.contact_email),
+    // Extension E10: the developer's legal data (for the transparency dataset), every key present.
+    developer: json(r.developer ? normalizeDeveloper(r.developer) : null),
   };
 }
 
@@ -134,6 +138,7 @@ export function investmentRow(r: InvestmentInput): Row {
     name: r.name,
     description: opt(r.description),
     is_active: r.is_active ?? true,
+    location: json(r.location ? normalizeAddress(r.location) : null),
   };
 }
 
@@ -152,5 +157,13 @@ export function offerRow(r: OfferInput): OfferRowDraft {
     created_at: r.created_at === undefined ? undefined : toStoredTimestamp(r.created_at),
     offer_data_json: text,
     search_vector: searchVector(offerSearchWords(stored, r.external_id)),
+    ancillary_json: r.ancillary && r.ancillary.length > 0 ? ancillaryJson(r.ancillary) : null,
   };
+}
+
+/** The price entry an offer record would append (extension E10): offer_data's prices and the record's ancillary. */
+export function offerPriceEntry(r: OfferInput): PriceEntryDraft {
+  const data = r.offer_data as { price?: number | null; price_per_meter?: number | null; price_currency?: string | null };
+  const validFrom = r.prices_valid_from ? toStoredTimestamp(r.prices_valid_from) ?? null : null;
+  return priceEntryDraft(r.offer_id, r.organization_id, { ...data, ancillary: r.ancillary }, validFrom);
 }

@@ -20,6 +20,8 @@ import {
 } from '../contract/resources.js';
 import { OFFER_DATA_FIELDS } from '../contract/offer-fields.js';
 import { MAX_SCOPE_IDS, SCOPE_OFFER_TYPES } from '../features/access/index.js';
+import { ANCILLARY_KINDS, MAX_ANCILLARY } from '../features/prices/index.js';
+import { ADDRESS_KEYS, POSTCODE_PATTERN } from '../features/transparency/index.js';
 
 export const RECORD_KINDS = ['organization', 'website', 'branch', 'agent', 'investment', 'offer'] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
@@ -68,6 +70,46 @@ for (const day of Object.keys(OpenTimeSchema.properties)) {
   if (!(day in OpenTimeInput.properties)) throw new Error(`OpenTimeInput lacks ${day}`);
 }
 
+/**
+ * An address as the price-transparency dataset names it (extension E10): every part optional, the
+ * postcode NN-NNN.
+ */
+export const AddressInput = Type.Object(
+  Object.fromEntries(
+    ADDRESS_KEYS.map((key) => [
+      key,
+      OptionalNullable(key === 'postcode' ? Type.String({ pattern: POSTCODE_PATTERN, description: 'a postcode NN-NNN' }) : Type.String()),
+    ]),
+  ),
+  strict,
+);
+
+/** Most sales offices of one developer. */
+export const MAX_SALES_OFFICES = 50;
+
+/**
+ * The developer's legal data (extension E10), for the price-transparency dataset. NIP, REGON and
+ * KRS are also checked with their check digits (validate.ts).
+ */
+export const DeveloperInput = Type.Object(
+  {
+    legal_name: OptionalNullable(Type.String()),
+    legal_form: OptionalNullable(Type.String()),
+    krs: OptionalNullable(Type.String()),
+    ceidg: OptionalNullable(Type.String()),
+    nip: OptionalNullable(Type.String()),
+    regon: OptionalNullable(Type.String()),
+    phone: OptionalNullable(Type.String()),
+    email: OptionalNullable(Type.String()),
+    fax: OptionalNullable(Type.String()),
+    website: OptionalNullable(Type.String()),
+    seat: OptionalNullable(AddressInput),
+    sales_offices: OptionalNullable(Type.Array(AddressInput, { maxItems: MAX_SALES_OFFICES })),
+    contact_method: OptionalNullable(Type.String()),
+  },
+  strict,
+);
+
 export const OrganizationRecord = Type.Object(
   {
     type: KindTag('organization'),
@@ -75,6 +117,7 @@ export const OrganizationRecord = Type.Object(
     organization_id: Uuid,
     name: OrganizationSchema.properties.name,
     location: OptionalNullable(LocationInput),
+    developer: OptionalNullable(DeveloperInput),
   },
   strict,
 );
@@ -154,6 +197,8 @@ export const InvestmentRecord = Type.Object(
     organization_id: InvestmentSchema.properties.organization_id,
     name: InvestmentSchema.properties.name,
     is_active: Type.Optional(InvestmentSchema.properties.is_active),
+    // Extension E10: the investment's address, as the price-transparency dataset names it.
+    location: OptionalNullable(AddressInput),
   },
   strict,
 );
@@ -180,6 +225,16 @@ export const OfferDataInput = Type.Object(
   strict,
 );
 
+/** An ancillary price of an offer (extension E10): a parking space, garage, storage room or other. */
+export const AncillaryInput = Type.Object(
+  {
+    kind: Type.String({ enum: [...ANCILLARY_KINDS] }),
+    label: OptionalNullable(Type.String()),
+    price: Type.Number(),
+  },
+  strict,
+);
+
 export const OfferRecord = Type.Object(
   {
     type: KindTag('offer'),
@@ -192,6 +247,10 @@ export const OfferRecord = Type.Object(
     is_active: Type.Optional(Type.Boolean()),
     created_at: Type.Optional(OfferSchema.properties.created_at),
     offer_data: OfferDataInput,
+    // Extension E10: when the prices of this record started to hold (not in the future), and the
+    // prices sold beside the flat or house. Neither is shown in the original interface's answers.
+    prices_valid_from: OptionalNullable(Type.String({ format: 'date-time' })),
+    ancillary: OptionalNullable(Type.Array(AncillaryInput, { maxItems: MAX_ANCILLARY })),
   },
   strict,
 );

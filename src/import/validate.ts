@@ -8,6 +8,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { parseRfc3339 } from '../contract/timestamps.js';
 import { plural } from '../text/plural.js';
 import { withSuggestion } from '../text/suggest.js';
+import { isValidKrs, isValidNip, isValidRegon } from '../features/transparency/index.js';
 import { joinPath } from './problems.js';
 import { INT32_MAX, INT32_MIN, RECORD_KINDS, RECORD_SCHEMAS, type RecordInputs, type RecordKind } from './schemas.js';
 
@@ -159,6 +160,26 @@ function semanticProblems(kind: RecordKind, record: unknown): FieldProblem[] {
       if (hasKey && hasHash) problems.push({ path, message: 'give key or key_sha256, not both' });
       if (!hasKey && !hasHash) problems.push({ path, message: 'key or key_sha256 is required' });
     });
+  }
+  if (kind === 'organization' && isObject(record.developer)) {
+    // Extension E10: the numbers of the public registers, with their check digits.
+    const developer = record.developer;
+    const checks: Array<[string, (value: string) => boolean, string]> = [
+      ['nip', isValidNip, 'a NIP: 10 digits, the last its check digit'],
+      ['regon', isValidRegon, 'a REGON: 9 or 14 digits with valid check digits'],
+      ['krs', isValidKrs, 'a KRS number: 10 digits'],
+    ];
+    for (const [key, valid, what] of checks) {
+      const value = developer[key];
+      if (typeof value === 'string' && !valid(value)) problems.push({ path: `developer.${key}`, message: `expected ${what}, got ${shown(value)}` });
+    }
+  }
+  if (kind === 'offer' && typeof record.prices_valid_from === 'string') {
+    // Extension E10: a price cannot have started to hold after the import that brings it.
+    const validFrom = parseRfc3339(record.prices_valid_from);
+    if (validFrom && validFrom.epochMs > Date.now()) {
+      problems.push({ path: 'prices_valid_from', message: `must not be in the future, got ${shown(record.prices_valid_from)}` });
+    }
   }
   if (kind === 'offer' && isObject(record.offer_data)) {
     const data = record.offer_data;

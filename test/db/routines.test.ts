@@ -112,6 +112,8 @@ describe('SQL routines', () => {
   });
 
   it('upgrade a database made before them: the migration that records them, then every routine, its data untouched', async () => {
+    // Columns later migrations add to offers (extension E10) are not data the upgrade could touch.
+    const LATER_OFFER_COLUMNS = ['ancillary', 'price_changed_at', 'price_change_pct'];
     const t = await createTestDb({ migrate: false });
     const before = MIGRATION_NAMES.indexOf('2026_11_26_0016_sql_routines');
     await runMigrationsOnly(t.db, MIGRATION_NAMES[before - 1]);
@@ -120,7 +122,7 @@ describe('SQL routines', () => {
     const digest = async () =>
       (
         await sql<{ offers: string; changes: string }>`
-          select (select md5(string_agg(o::text, ',' order by offer_id)) from offers o) as offers,
+          select (select md5(string_agg((to_jsonb(o) - ${LATER_OFFER_COLUMNS}::text[])::text, ',' order by offer_id)) from offers o) as offers,
                  (select md5(string_agg(c::text, ',' order by website_id, seq)) from website_changes c) as changes`.execute(t.db)
       ).rows[0]!;
     const made = await functionDefinitions(t.db);
@@ -154,8 +156,8 @@ describe('SQL routines', () => {
     expect(await migrateToLatest(t.db)).toEqual({ migrations: [], routines: [] });
 
     // After a migration ran every routine is applied: a migration may have made a function from its frozen text.
+    // (The latest migration is written to run again harmlessly; the routines' records stay.)
     const last = MIGRATION_NAMES.at(-1)!;
-    await sql`drop table ecs_routines`.execute(t.db);
     await sql`delete from kysely_migration where name = ${last}`.execute(t.db);
     expect(await migrateToLatest(t.db)).toEqual({ migrations: [last], routines: ROUTINE_NAMES });
     expect(await investmentInScope(t.db)).toBe(true);

@@ -20,6 +20,8 @@ export const REF_FIELDS: Record<string, { kind: RefKind; top?: boolean }> = {
   agent_id: { kind: 'uuid', top: true },
   branch_id: { kind: 'uuid', top: true },
   investment_id: { kind: 'uuid', top: true },
+  price_changed_at: { kind: 'datetime', top: true },
+  price_change_pct: { kind: 'number', top: true },
   price: { kind: 'number' },
   price_per_meter: { kind: 'number' },
   rooms: { kind: 'number' },
@@ -70,6 +72,8 @@ export function valueOf(offer: WorldOffer, field: string): unknown {
     case 'version':
     case 'created_at':
     case 'updated_at':
+    case 'price_changed_at':
+    case 'price_change_pct':
       return offer[field];
     case 'available_from_date':
     case 'date_posted':

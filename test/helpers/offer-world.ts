@@ -32,7 +32,13 @@ export interface WorldOffer {
   data: Record<string, unknown>;
   /** Date-time offer_data fields as epoch microseconds. */
   dataTimes: Record<string, bigint | null>;
+  /** The latest price change (extension E10): epoch microseconds and percent, or null. */
+  price_changed_at: bigint | null;
+  price_change_pct: number | null;
 }
+
+/** Percent changes the world's offers carry (2 decimals, as the import stores them). */
+export const PRICE_CHANGE_POOL = [-25, -12.5, -3.33, -0.01, 0.5, 7.25, 10];
 
 /** Small deterministic PRNG (mulberry32). */
 export function prng(seed: number): () => number {
@@ -88,6 +94,8 @@ export function generateWorld(count = 320, seed = 42): WorldOffer[] {
   const pick = <T>(pool: readonly T[]): T => pool[Math.floor(rand() * pool.length)]!;
   const maybe = <T>(value: T, nullShare = 0.15): T | null => (rand() < nullShare ? null : value);
   const offers: WorldOffer[] = [];
+  // The price changes come from a generator of their own, so the rest of the world stays as it was.
+  const changes = prng(seed + 1);
   for (let i = 0; i < count; i++) {
     const offer_id = `d0${(i * 7919 % 1000).toString().padStart(6, '0')}-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
     const created = pick(INSTANT_POOL);
@@ -125,6 +133,12 @@ export function generateWorld(count = 320, seed = 42): WorldOffer[] {
       updated_at: updated,
       data,
       dataTimes: { available_from_date: available, date_posted: posted },
+      ...(changes() < 0.5
+        ? { price_changed_at: null, price_change_pct: null }
+        : {
+            price_changed_at: INSTANT_POOL[Math.floor(changes() * INSTANT_POOL.length)]!,
+            price_change_pct: PRICE_CHANGE_POOL[Math.floor(changes() * PRICE_CHANGE_POOL.length)]!,
+          }),
     });
   }
   return offers;
@@ -164,4 +178,13 @@ export async function insertWorld(db: Kysely<Database>, offers: readonly WorldOf
     data: o.data,
   }));
   await insertOffers(db, seeds);
+  // What the import keeps beside the price history (extension E10), set as it would have left it.
+  for (const o of offers) {
+    if (o.price_changed_at === null) continue;
+    await db
+      .updateTable('offers')
+      .set({ price_changed_at: microsToIso(o.price_changed_at), price_change_pct: o.price_change_pct })
+      .where('offer_id', '=', o.offer_id)
+      .execute();
+  }
 }

@@ -77,6 +77,8 @@ export function generateSearchWorld(seed: number, count: number): WorldOffer[] {
         location_longitude: located ? Number((place.lon + (rand() - 0.5) * 0.3).toFixed(6)) : null,
       },
       dataTimes: {},
+      price_changed_at: null,
+      price_change_pct: null,
     });
   }
   return offers;

@@ -4,6 +4,10 @@ import { hashKey } from '../../src/features/access/model.js';
 import { buildDemoBundle, loadDemo } from '../../src/demo/index.js';
 import { OFFER_DATA_FIELDS } from '../../src/contract/offer-fields.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
+import { DEMO_PUBLIC_URL } from '../../src/demo/index.js';
+import { datasetStatuses } from '../../src/features/transparency/write.js';
+import { readDatasetOffers } from '../../src/features/transparency/read.js';
+import { endOfWarsawDay, warsawDay } from '../../src/features/transparency/model.js';
 
 let first: TestDb;
 let second: TestDb;
@@ -76,6 +80,22 @@ describe('demo data set', () => {
     expect(row.key_sha256).toBe(hashKey(demo.key));
     expect(row.website_id).toBe(demo.website_id);
     expect(row.is_active).toBe(true);
+  });
+
+  it('shows prices over time and a price-transparency dataset (extension E10)', async () => {
+    const reduced = await sql<{ n: number; history: number }>`
+      select count(*)::int as n, (select count(*)::int from offer_prices p where p.offer_id = any(array_agg(o.offer_id))) as history
+      from offers o where o.price_change_pct < 0`.execute(first.db);
+    expect(reduced.rows[0]!.n).toBeGreaterThanOrEqual(5);
+    expect(reduced.rows[0]!.history).toBe(2 * reduced.rows[0]!.n);
+    const days = await sql<{ first: string }>`select min(valid_from)::text as first from offer_prices`.execute(first.db);
+    expect(Date.now() - Date.parse(days.rows[0]!.first.replace(' ', 'T').replace(/\+00$/, 'Z'))).toBeGreaterThan(30 * 86_400_000);
+    const status = await datasetStatuses(first.db);
+    expect(status).toEqual([expect.objectContaining({ enabled: true, public_url: DEMO_PUBLIC_URL, missing: [] })]);
+    const located = await sql<{ n: number }>`select count(*)::int as n from investments where location ->> 'postcode' ~ '^[0-9]{2}-[0-9]{3}$'`.execute(first.db);
+    expect(located.rows[0]!.n).toBe(3);
+    const offered = await readDatasetOffers(first.db as never, status[0]!.organization_id, endOfWarsawDay(warsawDay(new Date())));
+    expect(offered.length).toBeGreaterThan(10);
   });
 
   it('is deterministic: two loads into two databases give identical offers', async () => {

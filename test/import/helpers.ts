@@ -47,7 +47,7 @@ export async function wordsMissingFromVocabulary(db: Kysely<Database>): Promise<
 
 /** Empties the content tables between tests (one database per test file keeps them fast). */
 export async function resetDatabase(db: Kysely<Database>): Promise<void> {
-  await sql`truncate offers, search_lexemes, agents, investments, branches, api_keys, websites, organizations, website_changes, website_feeds`.execute(db);
+  await sql`truncate offers, offer_prices, transparency_datasets, search_lexemes, agents, investments, branches, api_keys, websites, organizations, website_changes, website_feeds`.execute(db);
   await sql`update content_state set content_version = 1 where id = 1`.execute(db);
 }
 

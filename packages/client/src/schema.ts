@@ -45,6 +45,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/open-data/{organization_id}/prices.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Today's price-transparency file (CSV)
+         * @description The developer's prices as the ministry's template lists them, for today (the day in Europe/Warsaw): one row per active offer with market_type PRIMARY, in an investment, whose offer_type sells a flat or a house. `;`-separated, UTF-8 without BOM, `X` for an empty value. Public (no key), only for an organization whose dataset an operator turned on.
+         */
+        get: operations["get_open_data_prices_today"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/open-data/{organization_id}/prices/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One day's price-transparency file (CSV)
+         * @description The file as it stood at the end of that day (Europe/Warsaw), rebuilt from the price history: the offers then on offer, with their prices then. A day before the organization's first price, or after today, answers 404.
+         */
+        get: operations["get_open_data_prices_of_day"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/open-data/{organization_id}/dataset.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The harvester XML of the dataset
+         * @description The dataset described for the state's harvester (namespace `urn:otwarte-dane:harvester:1.13`): one dataset per organization with a stable `extIdent`, one resource per day from the first day of the price history to today, each the URL of that day's CSV under the public URL the operator gave. The same all day.
+         */
+        get: operations["get_open_data_dataset_xml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/open-data/{organization_id}/dataset.xml.md5": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The MD5 of the harvester XML
+         * @description The hex MD5 of the bytes `dataset.xml` answers now (32 lower-case hex digits, no line end).
+         */
+        get: operations["get_open_data_dataset_md5"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organization": {
         parameters: {
             query?: never;
@@ -215,17 +295,17 @@ export interface paths {
          *     The response carries `page`, `size`, `total` (matching offers) and `pages` (`ceil(total / size)`, 0 when
          *     there are none). A page past the end is a 200 with no items.
          *
-         *     **Sorting** (optional): `{"field": "price", "direction": "asc"}`. Sortable fields: `created_at`, `updated_at`, `version`, `external_id`, `price`, `price_currency`, `price_per_meter`, `property_size`, `administrative_rent`, `rooms`, `market_type`, `building_type`, `kitchen_type`, `building_stage`, `building_material`, `roof_material`, `windows_material`, `year_built`, `floor_no_lower_bound`, `total_levels_in_building_lower_bound`, `levels`, `bathroom_count`, `ownership_type`, `sewage`, `water_access`, `heating`, `parking`, `parking_lots`, `available_from_date`, `address_country`, `address_county`, `address_community`, `address_city`, `address_district`, `address_subdistrict`, `address_street`, `address_street_number`, `address_flat_number`, `address_postcode`, `community_type`, `location_latitude`, `location_longitude`, `location_approximation`, `title`, `description`, `film_url`, `virtual_walk_url`, `address_state`, `offer_type`, `property_condition`, `id`, `date_modified`, `date_posted`, `description_clean_text`.
+         *     **Sorting** (optional): `{"field": "price", "direction": "asc"}`. Sortable fields: `created_at`, `updated_at`, `version`, `external_id`, `price_changed_at`, `price_change_pct`, `price`, `price_currency`, `price_per_meter`, `property_size`, `administrative_rent`, `rooms`, `market_type`, `building_type`, `kitchen_type`, `building_stage`, `building_material`, `roof_material`, `windows_material`, `year_built`, `floor_no_lower_bound`, `total_levels_in_building_lower_bound`, `levels`, `bathroom_count`, `ownership_type`, `sewage`, `water_access`, `heating`, `parking`, `parking_lots`, `available_from_date`, `address_country`, `address_county`, `address_community`, `address_city`, `address_district`, `address_subdistrict`, `address_street`, `address_street_number`, `address_flat_number`, `address_postcode`, `community_type`, `location_latitude`, `location_longitude`, `location_approximation`, `title`, `description`, `film_url`, `virtual_walk_url`, `address_state`, `offer_type`, `property_condition`, `id`, `date_modified`, `date_posted`, `description_clean_text`.
          *     Offers without a value come last in both directions; ties are broken by `offer_id` ascending, so pages never
          *     overlap. Default: `created_at` descending.
          *
          *     **Filters** (optional): up to 50 items `{"field", "operator", "value"}`, all of which must hold. A field is
-         *     one of `offer_id`, `external_id`, `created_at`, `updated_at`, `version`, `agent_id`, `branch_id`, `investment_id` or any `offer_data` field by its bare name (`price`;
+         *     one of `offer_id`, `external_id`, `created_at`, `updated_at`, `version`, `agent_id`, `branch_id`, `investment_id`, `price_changed_at`, `price_change_pct` or any `offer_data` field by its bare name (`price`;
          *     `offer_data.price` is accepted too). The operators a field takes depend on its type:
          *
          *     | field type | operators | fields |
          *     |---|---|---|
-         *     | number, integer, date-time | `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `between`, `in`, `not_in`, `is_null` | `created_at`, `updated_at`, `version`, `price`, `price_per_meter`, `property_size`, `administrative_rent`, `rooms`, `year_built`, `floor_no_lower_bound`, `total_levels_in_building_lower_bound`, `levels`, `bathroom_count`, `parking_lots`, `available_from_date`, `location_latitude`, `location_longitude`, `location_approximation`, `date_modified`, `date_posted` |
+         *     | number, integer, date-time | `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `between`, `in`, `not_in`, `is_null` | `created_at`, `updated_at`, `version`, `price_changed_at`, `price_change_pct`, `price`, `price_per_meter`, `property_size`, `administrative_rent`, `rooms`, `year_built`, `floor_no_lower_bound`, `total_levels_in_building_lower_bound`, `levels`, `bathroom_count`, `parking_lots`, `available_from_date`, `location_latitude`, `location_longitude`, `location_approximation`, `date_modified`, `date_posted` |
          *     | string (free text) | `eq`, `ne`, `in`, `not_in`, `contains`, `starts_with`, `is_null` | `external_id`, `building_stage`, `building_material`, `roof_material`, `windows_material`, `address_country`, `address_county`, `address_community`, `address_city`, `address_district`, `address_subdistrict`, `address_street`, `address_street_number`, `address_flat_number`, `address_postcode`, `title`, `description`, `film_url`, `virtual_walk_url`, `address_state`, `description_clean_text` |
          *     | enumerated string, uuid | `eq`, `ne`, `in`, `not_in`, `is_null` | `offer_id`, `agent_id`, `branch_id`, `investment_id`, `price_currency`, `market_type`, `building_type`, `kitchen_type`, `ownership_type`, `sewage`, `water_access`, `heating`, `parking`, `community_type`, `offer_type`, `property_condition`, `id` |
          *     | boolean | `eq`, `ne`, `is_null` | `has_land_and_mortgage_register`, `has_cable_telephone_access`, `has_cable_television_access`, `has_cable_internet_access`, `has_electricity_access`, `has_gas_access`, `has_high_voltage_plug`, `has_balcony`, `has_terrace`, `has_garden`, `has_storage`, `has_basement`, `has_elevator`, `is_furnished`, `has_air_conditioning`, `is_gated_community`, `has_anti_theft_protection` |
@@ -293,17 +373,17 @@ export interface paths {
          *     The response carries `page`, `size`, `total` (matching offers) and `pages` (`ceil(total / size)`, 0 when
          *     there are none). A page past the end is a 200 with no items.
          *
-         *     **Sorting** (optional): `{"field": "price", "direction": "asc"}`. Sortable fields: `created_at`, `updated_at`, `version`, `external_id`, `price`, `price_currency`, `price_per_meter`, `property_size`, `administrative_rent`, `rooms`, `market_type`, `building_type`, `kitchen_type`, `building_stage`, `building_material`, `roof_material`, `windows_material`, `year_built`, `floor_no_lower_bound`, `total_levels_in_building_lower_bound`, `levels`, `bathroom_count`, `ownership_type`, `sewage`, `water_access`, `heating`, `parking`, `parking_lots`, `available_from_date`, `address_country`, `address_county`, `address_community`, `address_city`, `address_district`, `address_subdistrict`, `address_street`, `address_street_number`, `address_flat_number`, `address_postcode`, `community_type`, `location_latitude`, `location_longitude`, `location_approximation`, `title`, `description`, `film_url`, `virtual_walk_url`, `address_state`, `offer_type`, `property_condition`, `id`, `date_modified`, `date_posted`, `description_clean_text`.
+         *     **Sorting** (optional): `{"field": "price", "direction": "asc"}`. Sortable fields: `created_at`, `updated_at`, `version`, `external_id`, `price_changed_at`, `price_change_pct`, `price`, `price_currency`, `price_per_meter`, `property_size`, `administrative_rent`, `rooms`, `market_type`, `building_type`, `kitchen_type`, `building_stage`, `building_material`, `roof_material`, `windows_material`, `year_built`, `floor_no_lower_bound`, `total_levels_in_building_lower_bound`, `levels`, `bathroom_count`, `ownership_type`, `sewage`, `water_access`, `heating`, `parking`, `parking_lots`, `available_from_date`, `address_country`, `address_county`, `address_community`, `address_city`, `address_district`, `address_subdistrict`, `address_street`, `address_street_number`, `address_flat_number`, `address_postcode`, `community_type`, `location_latitude`, `location_longitude`, `location_approximation`, `title`, `description`, `film_url`, `virtual_walk_url`, `address_state`, `offer_type`, `property_condition`, `id`, `date_modified`, `date_posted`, `description_clean_text`.
          *     Offers without a value come last in both directions; ties are broken by `offer_id` ascending, so pages never
          *     overlap. Default: `created_at` descending.
          *
          *     **Filters** (optional): up to 50 items `{"field", "operator", "value"}`, all of which must hold. A field is
-         *     one of `offer_id`, `external_id`, `created_at`, `updated_at`, `version`, `agent_id`, `branch_id`, `investment_id` or any `offer_data` field by its bare name (`price`;
+         *     one of `offer_id`, `external_id`, `created_at`, `updated_at`, `version`, `agent_id`, `branch_id`, `investment_id`, `price_changed_at`, `price_change_pct` or any `offer_data` field by its bare name (`price`;
          *     `offer_data.price` is accepted too). The operators a field takes depend on its type:
          *
          *     | field type | operators | fields |
          *     |---|---|---|
-         *     | number, integer, date-time | `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `between`, `in`, `not_in`, `is_null` | `created_at`, `updated_at`, `version`, `price`, `price_per_meter`, `property_size`, `administrative_rent`, `rooms`, `year_built`, `floor_no_lower_bound`, `total_levels_in_building_lower_bound`, `levels`, `bathroom_count`, `parking_lots`, `available_from_date`, `location_latitude`, `location_longitude`, `location_approximation`, `date_modified`, `date_posted` |
+         *     | number, integer, date-time | `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `between`, `in`, `not_in`, `is_null` | `created_at`, `updated_at`, `version`, `price_changed_at`, `price_change_pct`, `price`, `price_per_meter`, `property_size`, `administrative_rent`, `rooms`, `year_built`, `floor_no_lower_bound`, `total_levels_in_building_lower_bound`, `levels`, `bathroom_count`, `parking_lots`, `available_from_date`, `location_latitude`, `location_longitude`, `location_approximation`, `date_modified`, `date_posted` |
          *     | string (free text) | `eq`, `ne`, `in`, `not_in`, `contains`, `starts_with`, `is_null` | `external_id`, `building_stage`, `building_material`, `roof_material`, `windows_material`, `address_country`, `address_county`, `address_community`, `address_city`, `address_district`, `address_subdistrict`, `address_street`, `address_street_number`, `address_flat_number`, `address_postcode`, `title`, `description`, `film_url`, `virtual_walk_url`, `address_state`, `description_clean_text` |
          *     | enumerated string, uuid | `eq`, `ne`, `in`, `not_in`, `is_null` | `offer_id`, `agent_id`, `branch_id`, `investment_id`, `price_currency`, `market_type`, `building_type`, `kitchen_type`, `ownership_type`, `sewage`, `water_access`, `heating`, `parking`, `community_type`, `offer_type`, `property_condition`, `id` |
          *     | boolean | `eq`, `ne`, `is_null` | `has_land_and_mortgage_register`, `has_cable_telephone_access`, `has_cable_television_access`, `has_cable_internet_access`, `has_electricity_access`, `has_gas_access`, `has_high_voltage_plug`, `has_balcony`, `has_terrace`, `has_garden`, `has_storage`, `has_basement`, `has_elevator`, `is_furnished`, `has_air_conditioning`, `is_gated_community`, `has_anti_theft_protection` |
@@ -490,6 +570,26 @@ export interface paths {
          * @description Every photo and floor plan of the offer, in the order of `photos_urls` then `floor_plan_urls`: its size as displayed, a tiny placeholder, and variant URLs (AVIF, WebP, JPEG at widths 320 to 1920, never upscaled) for `<img srcset>` or `<picture>`. Variant URLs are public and signed (an `<img>` sends no key) and never change their bytes. Sources are fetched in the background after an import, from the origins in IMAGE_SOURCES only: a photo is `pending` until then, `unavailable` (with a `reason`) when it cannot be used. Same key, tenancy, scope and 404 as GET /api/v1/offers/{offer_id}. Not served from the response cache: a photo turns `ready` without an import.
          */
         get: operations["list_offer_photos"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/offers/{offer_id}/price-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An offer's price history
+         * @description Every price the offer has had, oldest first: an entry is appended by the import when it first writes the offer and whenever `price`, `price_per_meter`, `price_currency` or the ancillary prices change (identical prices append nothing); entries are never changed or removed. `valid_from` is the record's `prices_valid_from`, else the time of the import. The same rules as `GET /api/v1/offers/{offer_id}`: an inactive offer, or one outside your website's scope, answers 404.
+         */
+        get: operations["get_offer_price_history"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2044,6 +2144,63 @@ export interface components {
             /** @description In the order of `photos_urls`, then `floor_plan_urls`. */
             photos: components["schemas"]["Photo"][];
         };
+        /** AncillaryPrice */
+        AncillaryPrice: {
+            /** @description What is sold beside the flat or house. */
+            kind: "parking" | "garage" | "storage" | "other";
+            /** @description The developer's label, e.g. a parking space's number. */
+            label: string | null;
+            price: number;
+        };
+        /** PriceEntry */
+        PriceEntry: {
+            /**
+             * Format: date-time
+             * @description From when these prices held (UTC).
+             */
+            valid_from: string;
+            /** @description offer_data.price from then on. */
+            price: number | null;
+            /** @description offer_data.price_per_meter from then on. */
+            price_per_meter: number | null;
+            price_currency: string | null;
+            /** @description Ancillary prices from then on (empty: none). */
+            ancillary: components["schemas"]["AncillaryPrice"][];
+        };
+        /**
+         * PriceHistory
+         * @example {
+         *       "offer_id": "0b3c5f52-3a47-4c1e-9d54-0f3c1c7e9a11",
+         *       "items": [
+         *         {
+         *           "valid_from": "2026-03-01T09:00:00Z",
+         *           "price": 850000,
+         *           "price_per_meter": 15454.55,
+         *           "price_currency": "PLN",
+         *           "ancillary": []
+         *         },
+         *         {
+         *           "valid_from": "2026-05-12T07:30:00Z",
+         *           "price": 820000,
+         *           "price_per_meter": 14909.09,
+         *           "price_currency": "PLN",
+         *           "ancillary": [
+         *             {
+         *               "kind": "parking",
+         *               "label": "P-12",
+         *               "price": 35000
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        PriceHistory: {
+            /** Format: uuid */
+            offer_id: string;
+            /** @description Every entry, oldest first; one per change of the prices. */
+            items: components["schemas"]["PriceEntry"][];
+        };
         /**
          * Pagination
          * @description Required; `{}` means page 1 of 50 offers.
@@ -2238,6 +2395,216 @@ export interface operations {
                 };
             };
             /** @description Not a URL this service issued, or its source is gone */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    get_open_data_prices_today: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id (UUID). */
+                organization_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Today's file */
+            200: {
+                headers: {
+                    /** @description Strong: the same bytes, the same tag. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example Nazwa dewelopera;Forma prawna dewelopera;Nr KRS;...
+                     *     Przykładowy Deweloper sp. z o.o.;spółka z ograniczoną odpowiedzialnością;0000123456;...
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description Not modified (If-None-Match matched the ETag). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description No such file: the organization is unknown or its dataset is off, or the day has no file. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    get_open_data_prices_of_day: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id (UUID). */
+                organization_id: string;
+                /**
+                 * @description The day's file: `YYYY-MM-DD.csv` (the day in Europe/Warsaw).
+                 * @example 2026-11-26.csv
+                 */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The day's file */
+            200: {
+                headers: {
+                    /** @description Strong: the same bytes, the same tag. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example Nazwa dewelopera;Forma prawna dewelopera;Nr KRS;...
+                     *     Przykładowy Deweloper sp. z o.o.;spółka z ograniczoną odpowiedzialnością;0000123456;...
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description Not modified (If-None-Match matched the ETag). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description No such file: the organization is unknown or its dataset is off, or the day has no file. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    get_open_data_dataset_xml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id (UUID). */
+                organization_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The harvester XML */
+            200: {
+                headers: {
+                    /** @description Strong: the same bytes, the same tag. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example <?xml version="1.0" encoding="UTF-8"?>
+                     *     <ns2:datasets xmlns:ns2="urn:otwarte-dane:harvester:1.13"><dataset status="published">...</dataset></ns2:datasets>
+                     */
+                    "application/xml": string;
+                };
+            };
+            /** @description Not modified (If-None-Match matched the ETag). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description No such file: the organization is unknown or its dataset is off, or the day has no file. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    get_open_data_dataset_md5: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id (UUID). */
+                organization_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The MD5 */
+            200: {
+                headers: {
+                    /** @description Strong: the same bytes, the same tag. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example 0cc175b9c0f1b6a831c399e269772661 */
+                    "text/plain": string;
+                };
+            };
+            /** @description Not modified (If-None-Match matched the ETag). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description No such file: the organization is unknown or its dataset is off, or the day has no file. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3940,6 +4307,84 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OfferPhotos"];
+                };
+            };
+            /** @description No usable API key: "API key is required" (no key), "Invalid API key" (unknown key) or "API key is not active" (deactivated or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or belongs to another organization): "Offer not found". */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Offer not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error: every problem found in the path, query and body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "type": "uuid_parsing",
+                     *           "loc": [
+                     *             "path",
+                     *             "offer_id"
+                     *           ],
+                     *           "msg": "Input should be a valid UUID, invalid length: expected length 32 for simple format, found 3",
+                     *           "input": "abc",
+                     *           "ctx": {
+                     *             "error": "invalid length: expected length 32 for simple format, found 3"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_offer_price_history: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Offer id (UUID, any letter case). */
+                offer_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The price history */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceHistory"];
                 };
             };
             /** @description No usable API key: "API key is required" (no key), "Invalid API key" (unknown key) or "API key is not active" (deactivated or expired). */

@@ -8,7 +8,7 @@ import { touched, upsert, type Row } from '../../db/upsert.js';
 
 const ORGANIZATION_COLUMNS = [
   'name', 'legal_name', 'nip', 'logo_url', 'address', 'website', 'phone_number', 'description',
-  'cover_image_url', 'location', 'social_media_links', 'contact_email',
+  'cover_image_url', 'location', 'social_media_links', 'contact_email', 'developer',
 ] as const;
 
 export const upsertOrganizations = (db: Kysely<Database>, rows: readonly Row[]) =>
@@ -38,7 +38,7 @@ export const upsertAgents = (db: Kysely<Database>, rows: readonly Row[]) =>
     compare: AGENT_COLUMNS, update: AGENT_COLUMNS, also: touched,
   }, rows);
 
-const INVESTMENT_COLUMNS = ['webpage_id', 'name', 'description', 'is_active'] as const;
+const INVESTMENT_COLUMNS = ['webpage_id', 'name', 'description', 'is_active', 'location'] as const;
 
 export const upsertInvestments = (db: Kysely<Database>, rows: readonly Row[]) =>
   upsert(db, {

@@ -37,6 +37,11 @@ export interface RateLimitOptions {
   redisUrl?: string | undefined;
   /** Prefix of the Redis keys (tests use a unique one). */
   redisPrefix?: string;
+  /**
+   * What a request is counted under (undefined: not counted). Default: the SHA-256 of its API key.
+   * The keyless open-data paths (extension E10) count per client address.
+   */
+  countedKey?: (request: FastifyRequest) => string | undefined;
   /** How long one Redis round trip may take before the request is served unlimited. */
   redisTimeoutMs?: number;
 }
@@ -104,6 +109,7 @@ function countedKey(request: FastifyRequest): string | undefined {
  */
 export async function registerRateLimit(scope: FastifyInstance, options: RateLimitOptions): Promise<void> {
   if (options.limit <= 0) return;
+  const counted = options.countedKey ?? countedKey;
   let redis: Redis | undefined;
   if (options.redisUrl) {
     redis = connectRedis(options.redisUrl, options.redisTimeoutMs ?? 250, scope.log);
@@ -116,7 +122,7 @@ export async function registerRateLimit(scope: FastifyInstance, options: RateLim
     global: false,
     max: options.limit,
     timeWindow: WINDOW_MS,
-    keyGenerator: (request) => countedKey(request) ?? '',
+    keyGenerator: (request) => counted(request) ?? '',
     skipOnError: false,
     cache: LOCAL_KEYS,
     ...(redis ? { redis, nameSpace: options.redisPrefix ?? 'ecs:ratelimit:' } : {}),
@@ -126,7 +132,7 @@ export async function registerRateLimit(scope: FastifyInstance, options: RateLim
 
   scope.addHook('onRequest', async function rateLimit(request: FastifyRequest, reply: FastifyReply) {
     // The key check answered already (401); nothing to count.
-    if (countedKey(request) === undefined) return undefined;
+    if (counted(request) === undefined) return undefined;
     let state: Awaited<ReturnType<typeof count>>;
     try {
       state = await count(request);

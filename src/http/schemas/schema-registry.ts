@@ -30,6 +30,7 @@ import {
   ClustersResponseSchema,
 } from '../../features/offers/index.js';
 import { OfferPhotosSchema, PhotoSchema, PhotoVariantSchema } from '../../features/photos/index.js';
+import { AncillaryPriceSchema, PriceEntrySchema, PriceHistorySchema } from '../../features/prices/index.js';
 import { ErrorResponseSchema, HTTPValidationErrorSchema, ValidationErrorSchema } from './error-responses.js';
 
 export const SHARED_SCHEMAS: readonly TSchema[] = [
@@ -61,6 +62,9 @@ export const SHARED_SCHEMAS: readonly TSchema[] = [
   PhotoVariantSchema,
   PhotoSchema,
   OfferPhotosSchema,
+  AncillaryPriceSchema,
+  PriceEntrySchema,
+  PriceHistorySchema,
 ];
 
 export const SCHEMA_REGISTRY: SchemaRegistry = new Map(

@@ -52,7 +52,7 @@ export const LOCATION_FIELD = 'location';
 export const DISTANCE_SORT_FIELD = 'distance';
 
 /** Offer-level fields that may be sorted on (the others are ids, and offer_id breaks ties anyway). */
-const SORTABLE_TOP_FIELDS: ReadonlySet<string> = new Set(['created_at', 'updated_at', 'version', 'external_id']);
+const SORTABLE_TOP_FIELDS: ReadonlySet<string> = new Set(['created_at', 'updated_at', 'version', 'external_id', 'price_changed_at', 'price_change_pct']);
 const SORTABLE_DATA_KINDS: ReadonlySet<FieldKind> = new Set([
   'number',
   'integer',

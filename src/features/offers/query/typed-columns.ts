@@ -141,6 +141,16 @@ export const TYPED_COLUMNS = [
     memory: 'number',
     indexes: ['offers_org_location_idx'],
   },
+  // Migrations 2026_11_27_0020 and 0021: the latest price change (extension E10), kept by the import.
+  {
+    source: 'offer',
+    field: 'price_changed_at',
+    column: 'price_changed_at',
+    type: 'timestamp with time zone',
+    readBy: 'field',
+    indexes: ['offers_org_price_changed_idx'],
+  },
+  { source: 'offer', field: 'price_change_pct', column: 'price_change_pct', type: 'double precision', readBy: 'field', indexes: [] },
 ] as const satisfies readonly TypedColumn[];
 
 type Entry = (typeof TYPED_COLUMNS)[number];

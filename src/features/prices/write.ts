@@ -1,0 +1,61 @@
+/**
+ * The price history's one write, for the import inside its transaction: for a batch of offers just
+ * upserted, append an entry to each offer whose prices differ from its latest entry (or that has
+ * none yet), and keep the offer's latest price change (price_changed_at, price_change_pct) beside
+ * it. One statement per batch. Nothing here, or anywhere, updates or deletes an entry.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { PriceEntryDraft } from './model.js';
+
+/**
+ * Appends the batch's changed prices; returns the ids of the offers whose prices changed with a
+ * `prices_valid_from` earlier than their latest entry (nothing is appended for them: the import
+ * reports a problem and rolls back).
+ *
+ * An entry is valid from the record's prices_valid_from, else from now() (the start of the
+ * import's transaction, the same instant for the whole import). An entry counts as a price change
+ * when its price and the previous entry's are both known and differ; the percent is computed in
+ * numeric and rounded to 2 decimals (half away from zero), null when the previous price was 0.
+ */
+export async function appendPriceHistory(db: Kysely<Database>, drafts: readonly PriceEntryDraft[]): Promise<string[]> {
+  if (drafts.length === 0) return [];
+  const values = drafts.map(
+    (d) => sql`(${d.offer_id}::uuid, ${d.organization_id}::uuid, ${d.price}::numeric, ${d.price_per_meter}::numeric,
+      ${d.price_currency}::text, ${d.ancillary_json}::jsonb, ${d.valid_from}::timestamptz)`,
+  );
+  const result = await sql<{ offer_id: string }>`
+    with v (offer_id, organization_id, price, price_per_meter, price_currency, ancillary, valid_from) as (values ${sql.join(values)}),
+    changed as (
+      select v.*, coalesce(v.valid_from, now()) as starts, l.entry_no as last_no, l.valid_from as last_from, l.price as last_price
+      from v left join lateral (
+        select p.entry_no, p.valid_from, p.price, p.price_per_meter, p.price_currency, p.ancillary
+        from offer_prices as p where p.offer_id = v.offer_id order by p.entry_no desc limit 1
+      ) as l on true
+      where l.entry_no is null
+         or (v.price, v.price_per_meter, v.price_currency, v.ancillary)
+            is distinct from (l.price, l.price_per_meter, l.price_currency, l.ancillary)
+    ),
+    accepted as (select * from changed where last_no is null or starts >= last_from),
+    appended as (
+      insert into offer_prices (offer_id, organization_id, valid_from, price, price_per_meter, price_currency, ancillary)
+      select offer_id, organization_id, starts, price, price_per_meter, price_currency, ancillary from accepted
+      returning entry_no
+    ),
+    latest_change as (
+      update offers as o set price_changed_at = a.starts,
+        price_change_pct = round((a.price - a.last_price) * 100 / nullif(a.last_price, 0), 2)
+      from accepted as a
+      where o.offer_id = a.offer_id and o.organization_id = a.organization_id
+        and a.last_no is not null and a.price is not null and a.last_price is not null and a.price <> a.last_price
+      returning o.offer_id
+    )
+    select offer_id from changed where last_no is not null and starts < last_from`.execute(db);
+  return result.rows.map((r) => r.offer_id);
+}
+
+/** Whether no offer has a price history yet (the demo dates its earlier prices only then). */
+export async function priceHistoryIsEmpty(db: Kysely<Database>): Promise<boolean> {
+  const result = await sql<{ any: boolean }>`select exists (select 1 from offer_prices) as any`.execute(db);
+  return !result.rows[0]!.any;
+}
