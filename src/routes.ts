@@ -20,6 +20,7 @@ import { listChangesOperation } from './features/change-feed/http.js';
 import { investmentOfferFacetsOperation, offerFacetsOperation } from './features/offers/facets/facets-http.js';
 import { listInvestmentOffers, listOffersOperation, readOffer } from './features/offers/http.js';
 import { offerFieldCatalogue } from './features/offers/meta/meta-http.js';
+import { resolveSlugOperation } from './features/seo/http.js';
 
 export type { RouteEntry } from './http/route-registration.js';
 
@@ -47,4 +48,7 @@ export const ROUTES: readonly RouteEntry[] = [
 
   // Extensions (sync): the change feed.
   route('GET', '/api/v1/changes', listChangesOperation, { uncached: true }),
+
+  // Extensions (search engines): slugs.
+  route('GET', '/api/v1/slugs/:kind/:slug', resolveSlugOperation),
 ];

@@ -131,6 +131,8 @@ export interface InvestmentTable {
   is_active: boolean;
   created_at: TimestampDefault;
   updated_at: TimestampDefault;
+  /** The current slug (E12, migration 2026_11_27_0040); null only inside the import that created the row. */
+  slug: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface OfferTable {
@@ -168,6 +170,17 @@ export interface OfferTable {
   search_head: ColumnType<string, never, never>;
   location_latitude: ColumnType<number | null, never, never>;
   location_longitude: ColumnType<number | null, never, never>;
+  /** The current slug (E12, migration 2026_11_27_0040); null only inside the import that created the row. */
+  slug: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Every slug an offer or investment ever had, current included (E12): old ones keep resolving. */
+export interface SlugTable {
+  organization_id: string;
+  kind: 'offer' | 'investment';
+  slug: string;
+  entity_id: string;
+  created_at: TimestampDefault;
 }
 
 /**
@@ -261,6 +274,7 @@ export interface Database {
   website_changes: WebsiteChangeTable;
   website_feeds: WebsiteFeedTable;
   ecs_routines: RoutineRecordTable;
+  slugs: SlugTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationTable>;

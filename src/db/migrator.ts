@@ -32,6 +32,7 @@ import * as noStatisticsForPayloads from './migrations/2026_11_25_0013_no_statis
 import * as changeEntryJson from './migrations/2026_11_25_0014_change_entry_json.js';
 import * as searchLexemes from './migrations/2026_11_26_0015_search_lexemes.js';
 import * as sqlRoutines from './migrations/2026_11_26_0016_sql_routines.js';
+import * as slugs from './migrations/2026_11_27_0040_slugs.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026_11_21_0001_initial': initial,
@@ -50,6 +51,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_25_0014_change_entry_json': changeEntryJson,
   '2026_11_26_0015_search_lexemes': searchLexemes,
   '2026_11_26_0016_sql_routines': sqlRoutines,
+  '2026_11_27_0040_slugs': slugs,
 };
 
 function migrator(db: Kysely<Database>): Migrator {

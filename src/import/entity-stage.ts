@@ -14,6 +14,7 @@ import { WebsiteKeys } from './website-keys.js';
 import { storedOwners } from './lookups-sql.js';
 import { upsertAgents, upsertBranches, upsertInvestments, upsertOrganizations } from '../features/catalog/index.js';
 import { upsertApiKeys, upsertWebsites } from '../features/access/index.js';
+import { noteGivenSlugs } from '../features/seo/index.js';
 
 const REPORT_KIND: Readonly<Record<EntityKind, ReportKind>> = {
   organization: 'organizations',
@@ -93,6 +94,7 @@ export class EntityStage {
         break;
       case 'investment':
         entry.row = investmentRow(input as RecordInputs['investment']);
+        entry.givenSlug = (input as RecordInputs['investment']).slug;
         break;
     }
     entities.set(id, entry);
@@ -179,6 +181,15 @@ export class EntityStage {
       for (let i = 0; i < keys.length; i += ctx.batchSize) {
         ctx.counts.add('api_keys', await upsertApiKeys(ctx.db, keys.slice(i, i + ctx.batchSize)));
       }
+      // Settled with every other slug at the import's end (src/features/seo/write.ts).
+      await noteGivenSlugs(
+        ctx.db,
+        ready.flatMap((e) =>
+          e.givenSlug === undefined
+            ? []
+            : [{ kind: 'investment' as const, entityId: e.id, organizationId: e.org!, slug: e.givenSlug, recordNo: e.recordNo, path: e.path }],
+        ),
+      );
     }
     // Written (or never to be): the rows need not stay in memory.
     for (const entry of ready) {

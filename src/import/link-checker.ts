@@ -49,6 +49,8 @@ export interface Entry {
   scopeLinks?: Link[] | undefined;
   /** The record itself is invalid; its links are still checked, so that every problem is told. */
   checkOnly?: boolean;
+  /** An investment's `slug`, as its record gives it (E12). */
+  givenSlug?: string | undefined;
 }
 
 /** One link of a record: the kind it names, the record's field, the id (absent: no link). */

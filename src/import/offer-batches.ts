@@ -17,6 +17,7 @@ import { storedOwners } from './lookups-sql.js';
 import { rememberSeenOffers } from './session-sql.js';
 import { SearchVocabulary } from './search-vocabulary.js';
 import { addSearchLexemes, upsertOffers, type OfferRowDraft } from '../features/offers/index.js';
+import { noteGivenSlugs } from '../features/seo/index.js';
 
 /**
  * A batch is sent when it holds this many offers (batchSize) or this much offer_data text, whichever
@@ -37,6 +38,8 @@ interface QueuedOffer {
   readonly draft?: OfferRowDraft | undefined;
   /** The record is invalid: only its links are checked. */
   readonly checkOnly?: boolean;
+  /** The record's `slug` (E12), settled at the import's end. */
+  readonly slug?: string | undefined;
 }
 
 interface CheckedOffer {
@@ -112,7 +115,7 @@ export class OfferBatches {
       investment_id: record.investment_id,
     };
     // Only the record number and path of `at` are kept (not the record it may carry).
-    await this.queue({ recordNo: at.recordNo, path: at.path, record: links, draft }, final);
+    await this.queue({ recordNo: at.recordNo, path: at.path, record: links, draft, slug: record.slug }, final);
   }
 
   /**
@@ -204,7 +207,13 @@ export class OfferBatches {
     const adding = lexemes ? addSearchLexemes(ctx.db, lexemes) : undefined;
     const seen = drafts.length > 0 && ctx.prune ? rememberSeenOffers(ctx.db, drafts.map((d) => d.offer_id)) : undefined;
     const owners = storedOwners(ctx.db, 'offer', checked.map((c) => c.queued.record.offer_id));
-    const [counts, stored] = await Promise.all([writing, owners, seen, adding]);
+    const given = checked.flatMap(({ queued: q, write }) =>
+      write && q.slug !== undefined
+        ? [{ kind: 'offer' as const, entityId: q.record.offer_id, organizationId: q.record.organization_id, slug: q.slug, recordNo: q.recordNo, path: q.path }]
+        : [],
+    );
+    const noting = ctx.writing ? noteGivenSlugs(ctx.db, given) : undefined;
+    const [counts, stored] = await Promise.all([writing, owners, seen, adding, noting]);
     if (counts) ctx.counts.add('offers', counts);
     for (const { queued } of checked) {
       const r = queued.record;

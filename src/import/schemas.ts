@@ -146,6 +146,13 @@ export const AgentRecord = Type.Object(
   strict,
 );
 
+/**
+ * The slug a record gives (E12): made a slug as the service makes them (lower case, ASCII, words
+ * joined by `-`, at most 80 characters), it replaces the current one; the old one keeps resolving.
+ * Absent: the stored slug is kept (a new entity gets one made from its title or name).
+ */
+const GivenSlug = Type.Optional(Type.String({ minLength: 1, maxLength: 200 }));
+
 export const InvestmentRecord = Type.Object(
   {
     type: KindTag('investment'),
@@ -154,6 +161,7 @@ export const InvestmentRecord = Type.Object(
     organization_id: InvestmentSchema.properties.organization_id,
     name: InvestmentSchema.properties.name,
     is_active: Type.Optional(InvestmentSchema.properties.is_active),
+    slug: GivenSlug,
   },
   strict,
 );
@@ -192,6 +200,7 @@ export const OfferRecord = Type.Object(
     is_active: Type.Optional(Type.Boolean()),
     created_at: Type.Optional(OfferSchema.properties.created_at),
     offer_data: OfferDataInput,
+    slug: GivenSlug,
   },
   strict,
 );

@@ -10,6 +10,7 @@ import { hashKey } from '../../src/features/access/model.js';
 import { normalizeOfferData, renderOfferDataJson } from '../../src/features/offers/offer-data.js';
 import { offerSearchWords, searchVector as vectorOf, type SearchVector } from '../../src/features/offers/query/search-text.js';
 import { addSearchLexemes } from '../../src/features/offers/write.js';
+import { makeMissingSlugs } from '../../src/features/seo/write.js';
 
 /** A deterministic UUID from a small number and a tag letter (readable in failures). */
 export const uid = (tag: string, n: number): string =>
@@ -419,4 +420,6 @@ export async function insertFixture(db: Kysely<Database>): Promise<void> {
     .execute();
 
   await insertOffers(db, OFFER_SEEDS);
+  // As an import would: every offer and investment gets its slug (E12).
+  await makeMissingSlugs(db, [ORG_A, ORG_B]);
 }

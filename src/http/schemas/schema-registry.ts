@@ -18,6 +18,7 @@ import {
 import type { JsonSchema, SchemaRegistry } from './json-schema.js';
 import { ChangeFeedSchema, ChangeSchema } from '../../features/change-feed/index.js';
 import { FacetsResponseSchema, FieldCatalogueSchema } from '../../features/offers/index.js';
+import { SlugSchema } from '../../features/seo/index.js';
 import { ErrorResponseSchema, HTTPValidationErrorSchema, ValidationErrorSchema } from './error-responses.js';
 
 export const SHARED_SCHEMAS: readonly TSchema[] = [
@@ -38,6 +39,7 @@ export const SHARED_SCHEMAS: readonly TSchema[] = [
   FieldCatalogueSchema,
   ChangeSchema,
   ChangeFeedSchema,
+  SlugSchema,
 ];
 
 export const SCHEMA_REGISTRY: SchemaRegistry = new Map(
