@@ -16,6 +16,7 @@ import {
   type EstateClient,
   type FacetsResponse,
   type ChangeFeed,
+  type Slug,
   type FieldCatalogue,
   type HTTPValidationError,
   type Investment,
@@ -297,6 +298,16 @@ describe('every operation through the client', () => {
     expect(new Set(all.map((c) => c.cursor)).size).toBe(all.length);
     const bad = await estate.GET('/api/v1/changes', { params: { query: { since: 'not a cursor' } } });
     expect(bad.response.status).toBe(422);
+  });
+
+  it('GET /api/v1/slugs/{kind}/{slug} (extension): an offer by its slug', async () => {
+    const { data } = await estate.GET('/api/v1/slugs/{kind}/{slug}', {
+      params: { path: { kind: 'offer', slug: 'dwupokojowe-mieszkanie-z-balkonem-krakow' } },
+    });
+    expectTypeOf(data).toEqualTypeOf<Slug | undefined>();
+    expect(data).toEqual({ kind: 'offer', id: OFFER.krakowFull, slug: 'dwupokojowe-mieszkanie-z-balkonem-krakow' });
+    const missing = await estate.GET('/api/v1/slugs/{kind}/{slug}', { params: { path: { kind: 'investment', slug: 'nowhere' } } });
+    expect(missing.error).toEqual({ detail: 'Slug not found' });
   });
 });
 

@@ -120,14 +120,18 @@ describe('SQL routines', () => {
     const digest = async () =>
       (
         await sql<{ offers: string; changes: string }>`
-          select (select md5(string_agg(o::text, ',' order by offer_id)) from offers o) as offers,
+          select (select md5(string_agg((to_jsonb(o) - 'slug')::text, ',' order by offer_id)) from offers o) as offers,
                  (select md5(string_agg(c::text, ',' order by website_id, seq)) from website_changes c) as changes`.execute(t.db)
       ).rows[0]!;
     const made = await functionDefinitions(t.db);
     const data = await digest();
+    // Functions that later migrations add (they are not the point here).
+    const added = ['ecs_slug'];
 
     expect(await migrateToLatest(t.db)).toEqual({ migrations: MIGRATION_NAMES.slice(before), routines: ROUTINE_NAMES });
-    expect(await functionDefinitions(t.db)).toEqual(made);
+    const after = await functionDefinitions(t.db);
+    for (const name of added) delete after[name];
+    expect(after).toEqual(made);
     expect(await digest()).toEqual(data);
     expect(await migrateToLatest(t.db)).toEqual({ migrations: [], routines: [] });
   });
@@ -154,8 +158,8 @@ describe('SQL routines', () => {
     expect(await migrateToLatest(t.db)).toEqual({ migrations: [], routines: [] });
 
     // After a migration ran every routine is applied: a migration may have made a function from its frozen text.
+    // (The last migration runs again over its own result: 2026_11_27_0040_slugs is written so that it can.)
     const last = MIGRATION_NAMES.at(-1)!;
-    await sql`drop table ecs_routines`.execute(t.db);
     await sql`delete from kysely_migration where name = ${last}`.execute(t.db);
     expect(await migrateToLatest(t.db)).toEqual({ migrations: [last], routines: ROUTINE_NAMES });
     expect(await investmentInScope(t.db)).toBe(true);

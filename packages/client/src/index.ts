@@ -28,6 +28,7 @@ export type FacetsResponse = Schemas['FacetsResponse'];
 export type FieldCatalogue = Schemas['FieldCatalogue'];
 export type Change = Schemas['Change'];
 export type ChangeFeed = Schemas['ChangeFeed'];
+export type Slug = Schemas['Slug'];
 export type ErrorResponse = Schemas['ErrorResponse'];
 export type HTTPValidationError = Schemas['HTTPValidationError'];
 /** The body of POST /api/v1/offers: filters, sorting, pagination, search, geography. */

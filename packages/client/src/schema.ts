@@ -388,6 +388,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/slugs/{kind}/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An offer or investment by its slug
+         * @description The entity a slug names, with its current slug. Every slug an entity ever had keeps resolving: when `slug` in the answer differs from the one asked for, the page moved (a website answers 301 to the current URL). An unknown slug, or one of an entity you do not see (an inactive offer, out of your website's scope): 404.
+         */
+        get: operations["resolve_slug"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1309,6 +1329,25 @@ export interface components {
             next_cursor: string;
             /** @description `true`: ask again at once with `since=next_cursor`. */
             has_more: boolean;
+        };
+        /**
+         * Slug
+         * @example {
+         *       "kind": "offer",
+         *       "id": "3f2b8c1e-9a4d-4c6b-8e2f-1a2b3c4d5e6f",
+         *       "slug": "mieszkanie-z-balkonem-krakow"
+         *     }
+         */
+        Slug: {
+            /** @enum {string} */
+            kind: "offer" | "investment";
+            /**
+             * Format: uuid
+             * @description The offer_id or investment_id.
+             */
+            id: string;
+            /** @description The current slug: when it differs from the one asked for, the page has moved (answer 301 to the current URL). */
+            slug: string;
         };
         /**
          * Pagination
@@ -2773,6 +2812,89 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Cursor expired"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error: every problem found in the path, query and body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "type": "uuid_parsing",
+                     *           "loc": [
+                     *             "path",
+                     *             "offer_id"
+                     *           ],
+                     *           "msg": "Input should be a valid UUID, invalid length: expected length 32 for simple format, found 3",
+                     *           "input": "abc",
+                     *           "ctx": {
+                     *             "error": "invalid length: expected length 32 for simple format, found 3"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    resolve_slug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `offer` or `investment`. */
+                kind: "offer" | "investment";
+                /**
+                 * @description A slug the entity has now or had before (old slugs keep resolving).
+                 * @example mieszkanie-z-balkonem-krakow
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entity and its current slug */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Slug"];
+                };
+            };
+            /** @description No usable API key: "API key is required" (no key), "Invalid API key" (unknown key) or "API key is not active" (deactivated or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or belongs to another organization): "Slug not found". */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Slug not found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
