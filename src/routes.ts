@@ -20,7 +20,7 @@ import { listChangesOperation } from './features/change-feed/http.js';
 import { investmentOfferFacetsOperation, offerFacetsOperation } from './features/offers/facets/facets-http.js';
 import { listInvestmentOffers, listOffersOperation, readOffer } from './features/offers/http.js';
 import { offerFieldCatalogue } from './features/offers/meta/meta-http.js';
-import { resolveSlugOperation } from './features/seo/http.js';
+import { resolveSlugOperation, sitemapOperation } from './features/seo/http.js';
 
 export type { RouteEntry } from './http/route-registration.js';
 
@@ -49,6 +49,7 @@ export const ROUTES: readonly RouteEntry[] = [
   // Extensions (sync): the change feed.
   route('GET', '/api/v1/changes', listChangesOperation, { uncached: true }),
 
-  // Extensions (search engines): slugs.
+  // Extensions (search engines): slugs, the sitemap.
   route('GET', '/api/v1/slugs/:kind/:slug', resolveSlugOperation),
+  route('GET', '/api/v1/sitemap.xml', sitemapOperation, { uncached: true }),
 ];

@@ -38,6 +38,8 @@ export interface Services {
   /** This instance's webhook sender; undefined with WEBHOOKS=off. wake() it after writing to the outbox in-process. */
   readonly webhookSender: WebhookSender | undefined;
   readonly metrics: Metrics | undefined;
+  /** Addresses per sitemap part (SITEMAP_PAGE_SIZE, E12). */
+  readonly sitemapPageSize: number;
   /** Reads the content version, then starts listening and polling. */
   start(): Promise<void>;
   /** Starts the webhook sender (once the instance serves). */
@@ -97,6 +99,7 @@ export function createServices(config: Config, db: DbHandle, options: ServiceOpt
     xmlFragments: new FragmentCache(OFFER_DATA_FRAGMENT_CHARS),
     webhookSender,
     metrics,
+    sitemapPageSize: config.sitemapPageSize,
     async start() {
       metrics?.watchDatabase(db.kind, db.poolUsage);
       await contentVersion.start();

@@ -63,12 +63,20 @@ export interface WebsiteScope {
   readonly offer_types?: readonly string[];
 }
 
+/** A website's URL templates (E12): each an http(s) address with `{slug}` in it. */
+export interface WebsiteUrls {
+  readonly offer?: string;
+  readonly investment?: string;
+}
+
 export interface WebsiteTable {
   website_id: string;
   organization_id: string;
   name: string;
   /** null: the whole organization. Written as a JSON string. */
   scope: ColumnType<WebsiteScope | null, string | null | undefined, string | null>;
+  /** URL templates (E12, migration 2026_11_27_0041); null: none. Written as a JSON string. */
+  urls: ColumnType<WebsiteUrls | null, string | null | undefined, string | null>;
   created_at: TimestampDefault;
   updated_at: TimestampDefault;
 }

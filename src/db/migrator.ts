@@ -33,6 +33,7 @@ import * as changeEntryJson from './migrations/2026_11_25_0014_change_entry_json
 import * as searchLexemes from './migrations/2026_11_26_0015_search_lexemes.js';
 import * as sqlRoutines from './migrations/2026_11_26_0016_sql_routines.js';
 import * as slugs from './migrations/2026_11_27_0040_slugs.js';
+import * as websiteUrls from './migrations/2026_11_27_0041_website_urls.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026_11_21_0001_initial': initial,
@@ -52,6 +53,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_26_0015_search_lexemes': searchLexemes,
   '2026_11_26_0016_sql_routines': sqlRoutines,
   '2026_11_27_0040_slugs': slugs,
+  '2026_11_27_0041_website_urls': websiteUrls,
 };
 
 function migrator(db: Kysely<Database>): Migrator {

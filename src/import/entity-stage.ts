@@ -14,7 +14,7 @@ import { WebsiteKeys } from './website-keys.js';
 import { storedOwners } from './lookups-sql.js';
 import { upsertAgents, upsertBranches, upsertInvestments, upsertOrganizations } from '../features/catalog/index.js';
 import { upsertApiKeys, upsertWebsites } from '../features/access/index.js';
-import { noteGivenSlugs } from '../features/seo/index.js';
+import { normalizeWebsiteUrls, noteGivenSlugs, writeImportedWebsiteUrls } from '../features/seo/index.js';
 
 const REPORT_KIND: Readonly<Record<EntityKind, ReportKind>> = {
   organization: 'organizations',
@@ -82,6 +82,10 @@ export class EntityStage {
         entry.website = websiteRow(website);
         entry.keys = (website.api_keys ?? []).map((k) => apiKeyDraft(id, k));
         entry.scopeLinks = scopeLinks(website.scope);
+        if (website.urls !== undefined) {
+          const urls = normalizeWebsiteUrls(website.urls);
+          entry.urls = urls === null ? null : JSON.stringify(urls);
+        }
         this.keys.note(at.recordNo, at.path, entry.keys, (recordNo, path, message) => this.ctx.problem(recordNo, path, message));
         break;
       }
@@ -174,6 +178,7 @@ export class EntityStage {
           const written = await upsertWebsites(ctx.db, batch.map((e) => e.website!));
           ctx.counts.add(reportKind, written);
           ctx.scopeChanges.push(...written.scopeChanges);
+          await writeImportedWebsiteUrls(ctx.db, batch.flatMap((e) => (e.urls === undefined ? [] : [{ websiteId: e.id, urls: e.urls }])));
         } else {
           ctx.counts.add(reportKind, await UPSERT[kind](ctx.db, batch.map((e) => e.row!)));
         }

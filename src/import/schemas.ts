@@ -20,6 +20,7 @@ import {
 } from '../contract/resources.js';
 import { OFFER_DATA_FIELDS } from '../contract/offer-fields.js';
 import { MAX_SCOPE_IDS, SCOPE_OFFER_TYPES } from '../features/access/index.js';
+import { URL_TEMPLATE_MAX_LENGTH, URL_TEMPLATE_PATTERN } from '../features/seo/index.js';
 
 export const RECORD_KINDS = ['organization', 'website', 'branch', 'agent', 'investment', 'offer'] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
@@ -110,6 +111,13 @@ export const WebsiteScopeInput = Type.Object(
   strict,
 );
 
+const UrlTemplate = Type.Optional(
+  Type.String({ pattern: URL_TEMPLATE_PATTERN, maxLength: URL_TEMPLATE_MAX_LENGTH, description: 'an http(s) address with {slug} in it' }),
+);
+
+/** A website's URL templates (extension E12); absent: the stored ones stay; null or {}: none. */
+export const WebsiteUrlsInput = Type.Object({ offer: UrlTemplate, investment: UrlTemplate }, strict);
+
 export const WebsiteRecord = Type.Object(
   {
     type: KindTag('website'),
@@ -118,6 +126,7 @@ export const WebsiteRecord = Type.Object(
     name: Type.String(),
     api_keys: Type.Optional(Type.Array(ApiKeyInput)),
     scope: OptionalNullable(WebsiteScopeInput),
+    urls: OptionalNullable(WebsiteUrlsInput),
   },
   strict,
 );

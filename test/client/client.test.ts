@@ -309,6 +309,14 @@ describe('every operation through the client', () => {
     const missing = await estate.GET('/api/v1/slugs/{kind}/{slug}', { params: { path: { kind: 'investment', slug: 'nowhere' } } });
     expect(missing.error).toEqual({ detail: 'Slug not found' });
   });
+
+  it('GET /api/v1/sitemap.xml (extension): the sitemap, as text', async () => {
+    const { data, response } = await estate.GET('/api/v1/sitemap.xml', { parseAs: 'text' });
+    expect(response.headers.get('content-type')).toBe('application/xml; charset=utf-8');
+    expect(data).toContain('<loc>https://wawel.example.com/oferta/dwupokojowe-mieszkanie-z-balkonem-krakow</loc>');
+    const past = await estate.GET('/api/v1/sitemap.xml', { params: { query: { page: 2 } } });
+    expect(past.error).toEqual({ detail: 'Sitemap page not found' });
+  });
 });
 
 describe('coverage', () => {

@@ -158,7 +158,7 @@ describe('SQL routines', () => {
     expect(await migrateToLatest(t.db)).toEqual({ migrations: [], routines: [] });
 
     // After a migration ran every routine is applied: a migration may have made a function from its frozen text.
-    // (The last migration runs again over its own result: 2026_11_27_0040_slugs is written so that it can.)
+    // (The last migration runs again over its own result: the E12 migrations are written so that they can.)
     const last = MIGRATION_NAMES.at(-1)!;
     await sql`delete from kysely_migration where name = ${last}`.execute(t.db);
     expect(await migrateToLatest(t.db)).toEqual({ migrations: [last], routines: ROUTINE_NAMES });

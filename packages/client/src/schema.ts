@@ -408,6 +408,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sitemap.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sitemap (sitemaps.org)
+         * @description The sitemaps.org sitemap of every active offer and investment your key sees (your website's scope applies), at the addresses your website's URL templates make (`<loc>`; a kind without a template is left out), with `<lastmod>` from `updated_at`. Up to 50,000 addresses (SITEMAP_PAGE_SIZE): one `<urlset>`. More: a `<sitemapindex>` whose parts are `?page=1`, `?page=2`, … (each a `<urlset>`, offers first, then investments, in id order). Written as it is read, never held whole in memory, and never served from the response cache. Serve it from your own site (e.g. `/sitemap.xml`, with the index's `<loc>` rewritten to your own address): it needs your key. No URL templates: 409.
+         */
+        get: operations["get_sitemap"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2895,6 +2915,98 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Slug not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error: every problem found in the path, query and body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "type": "uuid_parsing",
+                     *           "loc": [
+                     *             "path",
+                     *             "offer_id"
+                     *           ],
+                     *           "msg": "Input should be a valid UUID, invalid length: expected length 32 for simple format, found 3",
+                     *           "input": "abc",
+                     *           "ctx": {
+                     *             "error": "invalid length: expected length 32 for simple format, found 3"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_sitemap: {
+        parameters: {
+            query?: {
+                /** @description A part of a sitemap of more than 50,000 addresses, as its index lists them. Absent: the whole sitemap, or its index. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A `<urlset>` (a part, or the whole sitemap) or a `<sitemapindex>` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            /** @description No usable API key: "API key is required" (no key), "Invalid API key" (unknown key) or "API key is not active" (deactivated or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or belongs to another organization): "Sitemap page not found". */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Sitemap page not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The website has no URL templates (`websites urls`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "This website has no URL templates: set them with `websites urls --website <website_id> --offer 'https://www.example.pl/oferta/{slug}' --investment 'https://www.example.pl/inwestycja/{slug}'` (or the website record's `urls` in the bundle)"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];

@@ -24,3 +24,12 @@ export const SlugSchema = Type.Object(
     examples: [{ kind: 'offer', id: '3f2b8c1e-9a4d-4c6b-8e2f-1a2b3c4d5e6f', slug: 'mieszkanie-z-balkonem-krakow' }],
   },
 );
+
+export const SitemapQuery = Type.Object({
+  page: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      description: 'A part of a sitemap of more than 50,000 addresses, as its index lists them. Absent: the whole sitemap, or its index.',
+    }),
+  ),
+});

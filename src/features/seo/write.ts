@@ -19,7 +19,7 @@
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { SLUG_KINDS, SUFFIX_LENGTHS, type SlugKind } from './model.js';
+import { normalizeWebsiteUrls, SLUG_KINDS, SUFFIX_LENGTHS, urlTemplateProblem, type SlugKind, type WebsiteUrls } from './model.js';
 
 /** A slug a record gives, and where the record is (for its problem). */
 export interface GivenSlug {
@@ -185,4 +185,59 @@ export async function makeMissingSlugs(db: Kysely<Database>, organizationIds: re
     }
     if ((await withoutSlug(db, kind, organizationIds)) > 0) throw new Error(`could not make a unique ${kind} slug`);
   }
+}
+
+// URL templates per website.
+
+/** A mistake in what was asked on the command line (unknown website, a malformed template). */
+export class UrlTemplateError extends Error {}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Sets a website's URL templates: `set` gives the templates to set (the others stay as they are),
+ * or null to remove both. Returns the website's templates after it, and whether they changed. The
+ * sitemap is never served from the response cache, so nothing else needs to know.
+ */
+export async function setWebsiteUrls(
+  db: Kysely<Database>,
+  websiteId: string,
+  set: WebsiteUrls | null,
+): Promise<{ urls: WebsiteUrls | null; changed: boolean }> {
+  if (!UUID.test(websiteId)) throw new UrlTemplateError(`website id must be a UUID, got "${websiteId}"`);
+  for (const template of Object.values(set ?? {})) {
+    const problem = urlTemplateProblem(template);
+    if (problem) throw new UrlTemplateError(problem);
+  }
+  return db.transaction().execute(async (trx) => {
+    const found = await sql<{ urls: WebsiteUrls | null }>`
+      select urls from websites where website_id = ${websiteId.toLowerCase()}::uuid for update`.execute(trx);
+    if (found.rows.length === 0) throw new UrlTemplateError(`unknown website ${websiteId.toLowerCase()}`);
+    const before = found.rows[0]!.urls;
+    const urls = set === null ? null : normalizeWebsiteUrls({ ...before, ...set });
+    const changed = JSON.stringify(before) !== JSON.stringify(urls);
+    if (changed) {
+      await sql`update websites set urls = ${urls === null ? null : JSON.stringify(urls)}::jsonb
+        where website_id = ${websiteId.toLowerCase()}::uuid`.execute(trx);
+    }
+    return { urls, changed };
+  });
+}
+
+/** A website record's `urls` in a bundle: JSON text (null: none). */
+export interface ImportedWebsiteUrls {
+  readonly websiteId: string;
+  readonly urls: string | null;
+}
+
+/**
+ * The import's writes of URL templates: only for the website records that give `urls` (or null);
+ * a record without it keeps the stored templates, as it keeps its scope.
+ */
+export async function writeImportedWebsiteUrls(db: Kysely<Database>, rows: readonly ImportedWebsiteUrls[]): Promise<void> {
+  if (rows.length === 0) return;
+  const values = rows.map((r) => sql`(${r.websiteId}::uuid, ${r.urls}::jsonb)`);
+  await sql`update websites as w set urls = v.urls
+    from (values ${sql.join(values)}) as v (website_id, urls)
+    where w.website_id = v.website_id and w.urls is distinct from v.urls`.execute(db);
 }
