@@ -20,7 +20,7 @@ import { listChangesOperation } from './features/change-feed/http.js';
 import { investmentOfferFacetsOperation, offerFacetsOperation } from './features/offers/facets/facets-http.js';
 import { listInvestmentOffers, listOffersOperation, readOffer } from './features/offers/http.js';
 import { offerFieldCatalogue } from './features/offers/meta/meta-http.js';
-import { resolveSlugOperation, sitemapOperation } from './features/seo/http.js';
+import { resolveSlugOperation, sitemapOperation, structuredDataOperation } from './features/seo/http.js';
 
 export type { RouteEntry } from './http/route-registration.js';
 
@@ -52,4 +52,5 @@ export const ROUTES: readonly RouteEntry[] = [
   // Extensions (search engines): slugs, the sitemap.
   route('GET', '/api/v1/slugs/:kind/:slug', resolveSlugOperation),
   route('GET', '/api/v1/sitemap.xml', sitemapOperation, { uncached: true }),
+  route('GET', '/api/v1/offers/:offer_id/structured-data', structuredDataOperation),
 ];

@@ -310,6 +310,12 @@ describe('every operation through the client', () => {
     expect(missing.error).toEqual({ detail: 'Slug not found' });
   });
 
+  it('GET /api/v1/offers/{offer_id}/structured-data (extension): schema.org JSON-LD', async () => {
+    const { data, response } = await estate.GET('/api/v1/offers/{offer_id}/structured-data', { params: { path: { offer_id: OFFER.krakowFull } } });
+    expect(response.headers.get('content-type')).toBe('application/ld+json; charset=utf-8');
+    expect(data).toMatchObject({ '@context': 'https://schema.org', '@type': 'RealEstateListing', offers: { '@type': 'Offer' } });
+  });
+
   it('GET /api/v1/sitemap.xml (extension): the sitemap, as text', async () => {
     const { data, response } = await estate.GET('/api/v1/sitemap.xml', { parseAs: 'text' });
     expect(response.headers.get('content-type')).toBe('application/xml; charset=utf-8');

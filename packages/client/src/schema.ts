@@ -428,6 +428,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/offers/{offer_id}/structured-data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One offer as schema.org JSON-LD
+         * @description The offer as schema.org structured data for search engines, to embed in its page as `<script type="application/ld+json">…</script>`: a `RealEstateListing` (`url` from your website's offer URL template and the offer's slug, `name`, `description` as plain text, `datePosted`, `image`) whose `offers` is an `Offer` (`price`, `priceCurrency`) of the dwelling (`itemOffered`: `Apartment`, `House`, `Place` for a plot, `Accommodation` otherwise) with `floorSize` (`QuantitativeValue`, `unitCode` `MTK`: square metres), `numberOfRooms`, `address` (`PostalAddress`) and `geo` (`GeoCoordinates`). What the offer does not have is left out. 404 as for GET /api/v1/offers/{offer_id}.
+         */
+        get: operations["get_offer_structured_data"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3007,6 +3027,100 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "This website has no URL templates: set them with `websites urls --website <website_id> --offer 'https://www.example.pl/oferta/{slug}' --investment 'https://www.example.pl/inwestycja/{slug}'` (or the website record's `urls` in the bundle)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error: every problem found in the path, query and body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "type": "uuid_parsing",
+                     *           "loc": [
+                     *             "path",
+                     *             "offer_id"
+                     *           ],
+                     *           "msg": "Input should be a valid UUID, invalid length: expected length 32 for simple format, found 3",
+                     *           "input": "abc",
+                     *           "ctx": {
+                     *             "error": "invalid length: expected length 32 for simple format, found 3"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_offer_structured_data: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Offer id (UUID, any letter case). */
+                offer_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The JSON-LD document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": {
+                        /** @enum {string} */
+                        "@context": "https://schema.org";
+                        /** @enum {string} */
+                        "@type": "RealEstateListing";
+                        url?: string;
+                        name?: string;
+                        description?: string;
+                        datePosted?: string;
+                        image?: string[];
+                        offers?: {
+                            /** @enum {string} */
+                            "@type": "Offer";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description No usable API key: "API key is required" (no key), "Invalid API key" (unknown key) or "API key is not active" (deactivated or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or belongs to another organization): "Offer not found". */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Offer not found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];

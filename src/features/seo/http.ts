@@ -1,7 +1,8 @@
 /**
  * The SEO wing's operations (extension E12): GET /api/v1/slugs/{kind}/{slug}, a slug (current or
  * old) to its entity and current slug; GET /api/v1/sitemap.xml, the sitemaps.org sitemap of what
- * the website sees, at the addresses its URL templates make, written as it is read.
+ * the website sees, at the addresses its URL templates make, written as it is read;
+ * GET /api/v1/offers/{offer_id}/structured-data, the offer as schema.org JSON-LD.
  */
 import { Readable } from 'node:stream';
 import Type from 'typebox';
@@ -18,8 +19,10 @@ import {
   type SlugKind,
   type WebsiteUrls,
 } from './model.js';
-import { countSitemapEntries, readWebsiteUrls, resolveSlug, sitemapEntries } from './read.js';
-import { SitemapQuery, SlugParams } from './schemas.js';
+import { countSitemapEntries, readStructuredDataSource, readWebsiteUrls, resolveSlug, sitemapEntries } from './read.js';
+import { OfferIdParams, SitemapQuery, SlugParams, StructuredDataSchema } from './schemas.js';
+import { offerStructuredData } from './structured-data.js';
+import { toApiTimestamp } from '../../contract/timestamps.js';
 import { escapeXmlText } from '../../xml/escape.js';
 
 export const SLUG_NOT_FOUND = 'Slug not found';
@@ -124,5 +127,32 @@ export const sitemapOperation = keyedOperation({
     }
     const range = sitemapPartRange(page ?? 1, counts.offer + counts.investment, pageSize);
     return Readable.from(sitemapPart(db, caller, urls, counts, range), { objectMode: false });
+  },
+});
+
+export const LD_JSON_TYPE = 'application/ld+json; charset=utf-8';
+
+export const structuredDataOperation = keyedOperation({
+  operationId: 'get_offer_structured_data',
+  summary: 'One offer as schema.org JSON-LD',
+  description:
+    'The offer as schema.org structured data for search engines, to embed in its page as ' +
+    '`<script type="application/ld+json">…</script>`: a `RealEstateListing` (`url` from your website\'s offer URL template and the ' +
+    'offer\'s slug, `name`, `description` as plain text, `datePosted`, `image`) whose `offers` is an `Offer` (`price`, `priceCurrency`) ' +
+    'of the dwelling (`itemOffered`: `Apartment`, `House`, `Place` for a plot, `Accommodation` otherwise) with `floorSize` ' +
+    '(`QuantitativeValue`, `unitCode` `MTK`: square metres), `numberOfRooms`, `address` (`PostalAddress`) and `geo` (`GeoCoordinates`). ' +
+    'What the offer does not have is left out. 404 as for GET /api/v1/offers/{offer_id}.',
+  tags: ['seo', 'offers'],
+  params: OfferIdParams,
+  responses: {
+    200: { description: 'The JSON-LD document', content: { 'application/ld+json': { schema: StructuredDataSchema } } },
+    ...errorResponses('Offer not found'),
+  },
+  async handle({ params }, { db, caller, reply }) {
+    const source = await readStructuredDataSource(db, caller, params.offer_id);
+    if (!source) return sendDetail(reply, 404, 'Offer not found');
+    reply.type(LD_JSON_TYPE);
+    const url = source.template === undefined ? undefined : fillUrlTemplate(source.template, source.slug);
+    return JSON.stringify(offerStructuredData({ data: source.data, url, createdAt: toApiTimestamp(source.createdAt) }));
   },
 });

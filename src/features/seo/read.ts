@@ -79,3 +79,18 @@ export async function* sitemapEntries(db: ReadDb, caller: Visibility, kind: Slug
     last = result.rows.at(-1)!.id;
   }
 }
+
+/** What the structured data of an offer is made of: the offer the caller sees (active, in scope), its slug, its website's offer template. */
+export async function readStructuredDataSource(
+  db: ReadDb,
+  caller: Visibility & { readonly websiteId: string },
+  offerId: string,
+): Promise<{ data: Record<string, unknown>; slug: string; createdAt: string; template: string | undefined } | undefined> {
+  const inScope = offerScopeCondition(caller.scope, 'e');
+  const result = await sql<{ data: Record<string, unknown>; slug: string; created_at: string; urls: WebsiteUrls | null }>`
+    select e.offer_data as data, e.slug, e.created_at, (select w.urls from websites w where w.website_id = ${caller.websiteId}::uuid) as urls
+    from offers e
+    where e.offer_id = ${offerId}::uuid and e.organization_id = ${caller.organizationId}::uuid and e.is_active${inScope ? sql` and ${inScope}` : sql``}`.execute(db);
+  const row = result.rows[0];
+  return row ? { data: row.data, slug: row.slug, createdAt: row.created_at, template: row.urls?.offer } : undefined;
+}

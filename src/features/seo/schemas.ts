@@ -33,3 +33,45 @@ export const SitemapQuery = Type.Object({
     }),
   ),
 });
+
+export const OfferIdParams = Type.Object({ offer_id: Type.String({ format: 'uuid', description: 'Offer id (UUID, any letter case).' }) });
+
+/** The JSON-LD document: its outer keys (the rest is schema.org's vocabulary, checked in the tests). */
+export const StructuredDataSchema = Type.Object(
+  {
+    '@context': Type.Literal('https://schema.org'),
+    '@type': Type.Literal('RealEstateListing'),
+    url: Type.Optional(Type.String()),
+    name: Type.Optional(Type.String()),
+    description: Type.Optional(Type.String()),
+    datePosted: Type.Optional(Type.String()),
+    image: Type.Optional(Type.Array(Type.String())),
+    offers: Type.Optional(Type.Object({ '@type': Type.Literal('Offer') }, { additionalProperties: true })),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        '@context': 'https://schema.org',
+        '@type': 'RealEstateListing',
+        url: 'https://www.agency.pl/oferta/dom-z-ogrodem-lodz',
+        name: 'Dom z ogrodem',
+        description: 'Dom z ogrodem na Bałutach.',
+        datePosted: '2025-01-31T10:15:00+01:00',
+        image: ['https://cdn.agency.pl/1.jpg'],
+        offers: {
+          '@type': 'Offer',
+          price: 912000,
+          priceCurrency: 'PLN',
+          itemOffered: {
+            '@type': 'House',
+            floorSize: { '@type': 'QuantitativeValue', value: 120.5, unitCode: 'MTK' },
+            numberOfRooms: 5,
+            address: { '@type': 'PostalAddress', streetAddress: 'Zgierska 12', addressLocality: 'Łódź', addressCountry: 'Polska' },
+            geo: { '@type': 'GeoCoordinates', latitude: 51.79, longitude: 19.45 },
+          },
+        },
+      },
+    ],
+  },
+);
