@@ -30,6 +30,8 @@ export interface Config {
   readonly facetColumnsBytes: number;
   /** How often each instance checks whether an import changed the content, in milliseconds. */
   readonly contentPollMs: number;
+  /** Addresses per sitemap part (E12): the protocol's 50,000 at most; smaller for tests. */
+  readonly sitemapPageSize: number;
   /** Worker processes (node:cluster); 1 runs in-process. PostgreSQL only. */
   readonly webConcurrency: number;
   /** How long a request may wait for a pooled PostgreSQL connection before a 503, in milliseconds. */
@@ -192,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     offerBodyCacheBytes: int(env, 'OFFER_CACHE_MB', 128, 0, 64 * 1024) * 1024 * 1024,
     facetColumnsBytes: int(env, 'FACET_COLUMNS_MB', 64, 0, 64 * 1024) * 1024 * 1024,
     contentPollMs: int(env, 'CONTENT_POLL_MS', 1000, 50, 60_000),
+    sitemapPageSize: int(env, 'SITEMAP_PAGE_SIZE', 50_000, 1, 50_000),
     webConcurrency: int(env, 'WEB_CONCURRENCY', 1, 1, 256),
     poolTimeoutMs: int(env, 'DB_POOL_TIMEOUT_MS', 5000, 100, 600_000),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 0, 0, 10_000_000),

@@ -25,6 +25,7 @@ import { similarOffersOperation } from './features/offers/similar/similar-http.j
 import { listOfferPhotos, readDemoPhoto, readPhotoVariant } from './features/photos/http.js';
 import { readPriceHistoryOperation } from './features/prices/http.js';
 import { datasetMd5Operation, datasetXmlOperation, dayPricesOperation, todayPricesOperation } from './features/transparency/http.js';
+import { resolveSlugOperation, sitemapOperation, structuredDataOperation } from './features/seo/http.js';
 
 export type { RouteEntry } from './http/route-registration.js';
 
@@ -71,4 +72,9 @@ export const ROUTES: readonly RouteEntry[] = [
   route('GET', '/open-data/:organization_id/prices/:file', dayPricesOperation),
   route('GET', '/open-data/:organization_id/dataset.xml', datasetXmlOperation),
   route('GET', '/open-data/:organization_id/dataset.xml.md5', datasetMd5Operation),
+
+  // Extensions (search engines): slugs, the sitemap.
+  route('GET', '/api/v1/slugs/:kind/:slug', resolveSlugOperation),
+  route('GET', '/api/v1/sitemap.xml', sitemapOperation, { uncached: true }),
+  route('GET', '/api/v1/offers/:offer_id/structured-data', structuredDataOperation),
 ];

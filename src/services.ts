@@ -46,6 +46,8 @@ export interface Services {
   /** The price-transparency dataset's built files (extension E10), per organization, day and content version. */
   readonly transparencyFiles: TransparencyFileCache;
   readonly metrics: Metrics | undefined;
+  /** Addresses per sitemap part (SITEMAP_PAGE_SIZE, E12). */
+  readonly sitemapPageSize: number;
   /** Reads the content version, then starts listening and polling. */
   start(): Promise<void>;
   /** Starts the webhook sender and the photo fetcher (once the instance serves). */
@@ -124,6 +126,7 @@ export function createServices(config: Config, db: DbHandle, options: ServiceOpt
     photos,
     publicUrl: config.publicUrl,
     metrics,
+    sitemapPageSize: config.sitemapPageSize,
     async start() {
       metrics?.watchDatabase(db.kind, db.poolUsage);
       await photos.start();

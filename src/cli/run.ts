@@ -14,6 +14,7 @@ import { migrateCommand } from './commands/migrate.js';
 import { mirrorCommand } from '../features/mirror/cli.js';
 import { websitesListCommand, websitesScopeCommand } from '../features/access/cli.js';
 import { transparencyDisableCommand, transparencyEnableCommand, transparencyStatusCommand } from '../features/transparency/cli.js';
+import { websitesUrlsCommand } from '../features/seo/cli.js';
 import {
   webhooksAddCommand,
   webhooksDeliveriesCommand,
@@ -158,6 +159,18 @@ function buildProgram(io: CliIo, seen: { json: boolean }): Command {
     .option('--organization <id>', 'only this organization')
     .option('--json', JSON_HELP)
     .action((options) => transparencyStatusCommand(io, options));
+  websites
+    .command('urls')
+    .description(
+      'show a website\'s URL templates (its sitemap\'s addresses: GET /api/v1/sitemap.xml), set them, or --clear them. ' +
+        'An import leaves them as they are unless the website\'s record gives "urls"',
+    )
+    .requiredOption('--website <id>', 'website id')
+    .option('--offer <template>', "an offer's address, with {slug} (e.g. 'https://www.agency.pl/oferta/{slug}')")
+    .option('--investment <template>', "an investment's address, with {slug} (e.g. 'https://www.agency.pl/inwestycja/{slug}')")
+    .option('--clear', 'remove both templates')
+    .option('--json', JSON_HELP)
+    .action((options) => websitesUrlsCommand(io, options));
   const webhooks = program.command('webhooks').description('manage webhook endpoints (the running service sends the messages)');
   webhooks
     .command('add')

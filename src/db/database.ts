@@ -65,12 +65,20 @@ export interface WebsiteScope {
   readonly offer_types?: readonly string[];
 }
 
+/** A website's URL templates (E12): each an http(s) address with `{slug}` in it. */
+export interface WebsiteUrls {
+  readonly offer?: string;
+  readonly investment?: string;
+}
+
 export interface WebsiteTable {
   website_id: string;
   organization_id: string;
   name: string;
   /** null: the whole organization. Written as a JSON string. */
   scope: ColumnType<WebsiteScope | null, string | null | undefined, string | null>;
+  /** URL templates (E12, migration 2026_11_27_0041); null: none. Written as a JSON string. */
+  urls: ColumnType<WebsiteUrls | null, string | null | undefined, string | null>;
   created_at: TimestampDefault;
   updated_at: TimestampDefault;
 }
@@ -135,6 +143,8 @@ export interface InvestmentTable {
   location: Json<unknown> | null;
   created_at: TimestampDefault;
   updated_at: TimestampDefault;
+  /** The current slug (E12, migration 2026_11_27_0040); null only inside the import that created the row. */
+  slug: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface OfferTable {
@@ -177,6 +187,8 @@ export interface OfferTable {
   /** The latest price change (E10), kept by the import beside offer_prices. */
   price_changed_at: ColumnType<string | null, string | null | undefined, string | null>;
   price_change_pct: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The current slug (E12, migration 2026_11_27_0040); null only inside the import that created the row. */
+  slug: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** An organization whose price-transparency dataset is public (extension E10, migration 2026_11_27_0022). */
@@ -198,6 +210,15 @@ export interface OfferPriceTable {
   price_currency: string | null;
   ancillary: ColumnType<unknown, string, never>;
   recorded_at: TimestampDefault;
+}
+
+/** Every slug an offer or investment ever had, current included (E12): old ones keep resolving. */
+export interface SlugTable {
+  organization_id: string;
+  kind: 'offer' | 'investment';
+  slug: string;
+  entity_id: string;
+  created_at: TimestampDefault;
 }
 
 /**
@@ -322,6 +343,7 @@ export interface Database {
   ecs_routines: RoutineRecordTable;
   photo_sources: PhotoSourceTable;
   photo_settings: PhotoSettingsTable;
+  slugs: SlugTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationTable>;

@@ -36,6 +36,8 @@ import * as priceHistory from './migrations/2026_11_27_0020_price_history.js';
 import * as priceChangeFields from './migrations/2026_11_27_0021_price_change_fields.js';
 import * as transparency from './migrations/2026_11_27_0022_transparency.js';
 import * as photos from './migrations/2026_11_27_0030_photos.js';
+import * as slugs from './migrations/2026_11_27_0040_slugs.js';
+import * as websiteUrls from './migrations/2026_11_27_0041_website_urls.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026_11_21_0001_initial': initial,
@@ -58,6 +60,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_27_0021_price_change_fields': priceChangeFields,
   '2026_11_27_0022_transparency': transparency,
   '2026_11_27_0030_photos': photos,
+  '2026_11_27_0040_slugs': slugs,
+  '2026_11_27_0041_website_urls': websiteUrls,
 };
 
 function migrator(db: Kysely<Database>): Migrator {

@@ -149,7 +149,13 @@ export function demoEntities(seed: string = DEMO_SEED): DemoEntities {
     },
   };
 
-  const website: Json = { website_id: websiteId, organization_id: organizationId, name: `www.${DOMAIN}` };
+  // The website's pages by slug (E12): the sitemap and the structured data make their addresses from these.
+  const website: Json = {
+    website_id: websiteId,
+    organization_id: organizationId,
+    name: `www.${DOMAIN}`,
+    urls: { offer: `https://www.${DOMAIN}/oferta/{slug}`, investment: `https://www.${DOMAIN}/inwestycja/{slug}` },
+  };
 
   const branchSpecs = [
     {

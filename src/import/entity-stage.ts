@@ -14,6 +14,7 @@ import { WebsiteKeys } from './website-keys.js';
 import { storedOwners } from './lookups-sql.js';
 import { upsertAgents, upsertBranches, upsertInvestments, upsertOrganizations } from '../features/catalog/index.js';
 import { upsertApiKeys, upsertWebsites } from '../features/access/index.js';
+import { normalizeWebsiteUrls, noteGivenSlugs, writeImportedWebsiteUrls } from '../features/seo/index.js';
 
 const REPORT_KIND: Readonly<Record<EntityKind, ReportKind>> = {
   organization: 'organizations',
@@ -81,6 +82,10 @@ export class EntityStage {
         entry.website = websiteRow(website);
         entry.keys = (website.api_keys ?? []).map((k) => apiKeyDraft(id, k));
         entry.scopeLinks = scopeLinks(website.scope);
+        if (website.urls !== undefined) {
+          const urls = normalizeWebsiteUrls(website.urls);
+          entry.urls = urls === null ? null : JSON.stringify(urls);
+        }
         this.keys.note(at.recordNo, at.path, entry.keys, (recordNo, path, message) => this.ctx.problem(recordNo, path, message));
         break;
       }
@@ -93,6 +98,7 @@ export class EntityStage {
         break;
       case 'investment':
         entry.row = investmentRow(input as RecordInputs['investment']);
+        entry.givenSlug = (input as RecordInputs['investment']).slug;
         break;
     }
     entities.set(id, entry);
@@ -172,6 +178,7 @@ export class EntityStage {
           const written = await upsertWebsites(ctx.db, batch.map((e) => e.website!));
           ctx.counts.add(reportKind, written);
           ctx.scopeChanges.push(...written.scopeChanges);
+          await writeImportedWebsiteUrls(ctx.db, batch.flatMap((e) => (e.urls === undefined ? [] : [{ websiteId: e.id, urls: e.urls }])));
         } else {
           ctx.counts.add(reportKind, await UPSERT[kind](ctx.db, batch.map((e) => e.row!)));
         }
@@ -179,6 +186,15 @@ export class EntityStage {
       for (let i = 0; i < keys.length; i += ctx.batchSize) {
         ctx.counts.add('api_keys', await upsertApiKeys(ctx.db, keys.slice(i, i + ctx.batchSize)));
       }
+      // Settled with every other slug at the import's end (src/features/seo/write.ts).
+      await noteGivenSlugs(
+        ctx.db,
+        ready.flatMap((e) =>
+          e.givenSlug === undefined
+            ? []
+            : [{ kind: 'investment' as const, entityId: e.id, organizationId: e.org!, slug: e.givenSlug, recordNo: e.recordNo, path: e.path }],
+        ),
+      );
     }
     // Written (or never to be): the rows need not stay in memory.
     for (const entry of ready) {

@@ -38,6 +38,7 @@ import type { ImportReport } from './report.js';
 import type { OfferInput, RecordInputs } from './schemas.js';
 import { validateRecord } from './validate.js';
 import { tryImportLock } from '../features/content-version/index.js';
+import { assignSlugs, createGivenSlugsTable } from '../features/seo/index.js';
 
 export interface ImportProgress {
   phase: 'reading' | 'rereading';
@@ -148,10 +149,19 @@ export async function importBundle(db: Kysely<Database>, source: RecordSource, o
     await liftStatementTimeout(trx);
     await preferFastCompression(trx);
     if (options.prune) await createSeenOffersTable(trx);
+    await createGivenSlugsTable(trx);
 
     // 2, 3. read
     const ctx = new ImportContext(trx, batchSize, options.prune === true);
     const records = await readBundle(ctx, source, options);
+    // Slugs are settled once every record is written: a given slug is judged against all of them.
+    // A slug that changed alone counts as a change of its offer or investment (feed, webhooks).
+    if (ctx.writing) {
+      const slugs = await assignSlugs(trx, [...ctx.organizationsNamed]);
+      for (const p of slugs.problems) ctx.problem(p.recordNo, within(p.path, 'slug'), p.message);
+      ctx.counts.add('offers', { created: 0, changed: slugs.changed.offer });
+      ctx.counts.add('investments', { created: 0, changed: slugs.changed.investment });
+    }
     if (ctx.problems.count > 0) throw new ImportRejectedError(ctx.problems.list(), ctx.problems.count);
 
     // 4. finish

@@ -49,6 +49,10 @@ export interface Entry {
   scopeLinks?: Link[] | undefined;
   /** The record itself is invalid; its links are still checked, so that every problem is told. */
   checkOnly?: boolean;
+  /** A website's URL templates as JSON text (null: none; undefined: keep the stored ones). */
+  urls?: string | null | undefined;
+  /** An investment's `slug`, as its record gives it (E12). */
+  givenSlug?: string | undefined;
 }
 
 /** One link of a record: the kind it names, the record's field, the id (absent: no link). */

@@ -19,6 +19,7 @@ import { SearchVocabulary } from './search-vocabulary.js';
 import { addSearchLexemes, upsertOffers, type OfferRowDraft } from '../features/offers/index.js';
 import { enqueuePhotoSources, photoUrlsOf } from '../features/photos/index.js';
 import { appendPriceHistory, type PriceEntryDraft } from '../features/prices/index.js';
+import { noteGivenSlugs } from '../features/seo/index.js';
 
 /**
  * A batch is sent when it holds this many offers (batchSize) or this much offer_data text, whichever
@@ -43,6 +44,8 @@ interface QueuedOffer {
   readonly checkOnly?: boolean;
   /** The photo and floor plan URLs of an active offer to write (queued for fetching with the batch). */
   readonly photos?: readonly string[] | undefined;
+  /** The record's `slug` (E12), settled at the import's end. */
+  readonly slug?: string | undefined;
 }
 
 interface CheckedOffer {
@@ -120,7 +123,7 @@ export class OfferBatches {
     };
     const photos = draft && draft.is_active ? photoUrlsOf(record.offer_data as Record<string, unknown> | null).map((p) => p.url) : undefined;
     // Only the record number and path of `at` are kept (not the record it may carry).
-    await this.queue({ recordNo: at.recordNo, path: at.path, record: links, draft, photos, prices }, final);
+    await this.queue({ recordNo: at.recordNo, path: at.path, record: links, draft, photos, prices, slug: record.slug }, final);
   }
 
   /**
@@ -221,7 +224,13 @@ export class OfferBatches {
     const photoUrls = ctx.writing ? checked.flatMap((c) => (c.write ? (c.queued.photos ?? []) : [])) : [];
     const queueing = photoUrls.length > 0 ? enqueuePhotoSources(ctx.db, photoUrls) : undefined;
     const owners = storedOwners(ctx.db, 'offer', checked.map((c) => c.queued.record.offer_id));
-    const [outcome, stored] = await Promise.all([writing, owners, seen, adding, queueing]);
+    const given = checked.flatMap(({ queued: q, write }) =>
+      write && q.slug !== undefined
+        ? [{ kind: 'offer' as const, entityId: q.record.offer_id, organizationId: q.record.organization_id, slug: q.slug, recordNo: q.recordNo, path: q.path }]
+        : [],
+    );
+    const noting = ctx.writing ? noteGivenSlugs(ctx.db, given) : undefined;
+    const [outcome, stored] = await Promise.all([writing, owners, seen, adding, queueing, noting]);
     if (outcome) ctx.counts.add('offers', outcome.counts);
     if (outcome && outcome.late.length > 0) {
       const late = new Set(outcome.late);

@@ -22,6 +22,7 @@ import { OFFER_DATA_FIELDS } from '../contract/offer-fields.js';
 import { MAX_SCOPE_IDS, SCOPE_OFFER_TYPES } from '../features/access/index.js';
 import { ANCILLARY_KINDS, MAX_ANCILLARY } from '../features/prices/index.js';
 import { ADDRESS_KEYS, POSTCODE_PATTERN } from '../features/transparency/index.js';
+import { URL_TEMPLATE_MAX_LENGTH, URL_TEMPLATE_PATTERN } from '../features/seo/index.js';
 
 export const RECORD_KINDS = ['organization', 'website', 'branch', 'agent', 'investment', 'offer'] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
@@ -153,6 +154,13 @@ export const WebsiteScopeInput = Type.Object(
   strict,
 );
 
+const UrlTemplate = Type.Optional(
+  Type.String({ pattern: URL_TEMPLATE_PATTERN, maxLength: URL_TEMPLATE_MAX_LENGTH, description: 'an http(s) address with {slug} in it' }),
+);
+
+/** A website's URL templates (extension E12); absent: the stored ones stay; null or {}: none. */
+export const WebsiteUrlsInput = Type.Object({ offer: UrlTemplate, investment: UrlTemplate }, strict);
+
 export const WebsiteRecord = Type.Object(
   {
     type: KindTag('website'),
@@ -161,6 +169,7 @@ export const WebsiteRecord = Type.Object(
     name: Type.String(),
     api_keys: Type.Optional(Type.Array(ApiKeyInput)),
     scope: OptionalNullable(WebsiteScopeInput),
+    urls: OptionalNullable(WebsiteUrlsInput),
   },
   strict,
 );
@@ -189,6 +198,13 @@ export const AgentRecord = Type.Object(
   strict,
 );
 
+/**
+ * The slug a record gives (E12): made a slug as the service makes them (lower case, ASCII, words
+ * joined by `-`, at most 80 characters), it replaces the current one; the old one keeps resolving.
+ * Absent: the stored slug is kept (a new entity gets one made from its title or name).
+ */
+const GivenSlug = Type.Optional(Type.String({ minLength: 1, maxLength: 200 }));
+
 export const InvestmentRecord = Type.Object(
   {
     type: KindTag('investment'),
@@ -199,6 +215,7 @@ export const InvestmentRecord = Type.Object(
     is_active: Type.Optional(InvestmentSchema.properties.is_active),
     // Extension E10: the investment's address, as the price-transparency dataset names it.
     location: OptionalNullable(AddressInput),
+    slug: GivenSlug,
   },
   strict,
 );
@@ -251,6 +268,7 @@ export const OfferRecord = Type.Object(
     // prices sold beside the flat or house. Neither is shown in the original interface's answers.
     prices_valid_from: OptionalNullable(Type.String({ format: 'date-time' })),
     ancillary: OptionalNullable(Type.Array(AncillaryInput, { maxItems: MAX_ANCILLARY })),
+    slug: GivenSlug,
   },
   strict,
 );

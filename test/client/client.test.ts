@@ -16,6 +16,7 @@ import {
   type EstateClient,
   type FacetsResponse,
   type ChangeFeed,
+  type Slug,
   type FieldCatalogue,
   type OfferPhotos,
   type HTTPValidationError,
@@ -351,6 +352,30 @@ describe('every operation through the client', () => {
     expect(new Set(all.map((c) => c.cursor)).size).toBe(all.length);
     const bad = await estate.GET('/api/v1/changes', { params: { query: { since: 'not a cursor' } } });
     expect(bad.response.status).toBe(422);
+  });
+
+  it('GET /api/v1/slugs/{kind}/{slug} (extension): an offer by its slug', async () => {
+    const { data } = await estate.GET('/api/v1/slugs/{kind}/{slug}', {
+      params: { path: { kind: 'offer', slug: 'dwupokojowe-mieszkanie-z-balkonem-krakow' } },
+    });
+    expectTypeOf(data).toEqualTypeOf<Slug | undefined>();
+    expect(data).toEqual({ kind: 'offer', id: OFFER.krakowFull, slug: 'dwupokojowe-mieszkanie-z-balkonem-krakow' });
+    const missing = await estate.GET('/api/v1/slugs/{kind}/{slug}', { params: { path: { kind: 'investment', slug: 'nowhere' } } });
+    expect(missing.error).toEqual({ detail: 'Slug not found' });
+  });
+
+  it('GET /api/v1/offers/{offer_id}/structured-data (extension): schema.org JSON-LD', async () => {
+    const { data, response } = await estate.GET('/api/v1/offers/{offer_id}/structured-data', { params: { path: { offer_id: OFFER.krakowFull } } });
+    expect(response.headers.get('content-type')).toBe('application/ld+json; charset=utf-8');
+    expect(data).toMatchObject({ '@context': 'https://schema.org', '@type': 'RealEstateListing', offers: { '@type': 'Offer' } });
+  });
+
+  it('GET /api/v1/sitemap.xml (extension): the sitemap, as text', async () => {
+    const { data, response } = await estate.GET('/api/v1/sitemap.xml', { parseAs: 'text' });
+    expect(response.headers.get('content-type')).toBe('application/xml; charset=utf-8');
+    expect(data).toContain('<loc>https://wawel.example.com/oferta/dwupokojowe-mieszkanie-z-balkonem-krakow</loc>');
+    const past = await estate.GET('/api/v1/sitemap.xml', { params: { query: { page: 2 } } });
+    expect(past.error).toEqual({ detail: 'Sitemap page not found' });
   });
 });
 

@@ -10,6 +10,7 @@ import { hashKey } from '../../src/features/access/model.js';
 import { normalizeOfferData, renderOfferDataJson } from '../../src/features/offers/offer-data.js';
 import { offerSearchWords, searchVector as vectorOf, type SearchVector } from '../../src/features/offers/query/search-text.js';
 import { addSearchLexemes } from '../../src/features/offers/write.js';
+import { makeMissingSlugs } from '../../src/features/seo/write.js';
 
 /** A deterministic UUID from a small number and a tag letter (readable in failures). */
 export const uid = (tag: string, n: number): string =>
@@ -19,6 +20,8 @@ export const ORG_A = uid('aaaa', 1);
 export const ORG_B = uid('bbbb', 1);
 
 export const WEBSITE_A1 = uid('0e5a', 1);
+/** Website A1's URL templates (E12). */
+export const WEBSITE_A1_URLS = { offer: 'https://wawel.example.com/oferta/{slug}', investment: 'https://wawel.example.com/inwestycja/{slug}' };
 export const WEBSITE_A2 = uid('0e5a', 2);
 export const WEBSITE_B1 = uid('0e5b', 1);
 
@@ -419,4 +422,12 @@ export async function insertFixture(db: Kysely<Database>): Promise<void> {
     .execute();
 
   await insertOffers(db, OFFER_SEEDS);
+  // As an import would: every offer and investment gets its slug (E12), once the schema has them.
+  const slugs = await sql<{ t: string | null }>`select to_regclass('slugs')::text as t`.execute(db);
+  if (slugs.rows[0]!.t !== null) await makeMissingSlugs(db, [ORG_A, ORG_B]);
+  // Website A1's sitemap (E12) has addresses to make, once the schema has URL templates.
+  const urls = await sql<{ n: number }>`select count(*)::int as n from information_schema.columns where table_name = 'websites' and column_name = 'urls'`.execute(db);
+  if (urls.rows[0]!.n > 0) {
+    await sql`update websites set urls = ${JSON.stringify(WEBSITE_A1_URLS)}::jsonb where website_id = ${WEBSITE_A1}`.execute(db);
+  }
 }

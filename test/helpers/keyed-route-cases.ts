@@ -18,9 +18,13 @@ interface PathParameter {
   /** An id of organization A's fixture that the route answers 200 for. */
   readonly ok: string;
   /** An id of organization B's fixture: it must not exist for organization A's key. */
-  readonly foreign: string;
-  /** The 404 detail of the resource. */
-  readonly notFound: string;
+  readonly foreign?: string;
+  /** The 404 detail of the resource (absent: the parameter names no resource, e.g. a kind). */
+  readonly notFound?: string;
+  /** A value that is not one of the parameter's, and the 422 type it gives (default: not-a-uuid, uuid_parsing; null: none). */
+  readonly malformed?: { readonly value: string; readonly type: string } | null;
+  /** An unknown value (default: an unknown UUID). */
+  readonly unknown?: string;
 }
 
 export const PATH_PARAMETERS: Readonly<Record<string, PathParameter>> = {
@@ -28,6 +32,15 @@ export const PATH_PARAMETERS: Readonly<Record<string, PathParameter>> = {
   agent_id: { ok: AGENT.nowak, foreign: AGENT.other, notFound: 'Agent not found' },
   investment_id: { ok: INVESTMENT.zielone, foreign: INVESTMENT.other, notFound: 'Investment not found' },
   offer_id: { ok: OFFER.krakowFull, foreign: OFFER.otherOrg, notFound: 'Offer not found' },
+  // GET /api/v1/slugs/{kind}/{slug} (E12): the fixture's slugs are made from title and city.
+  kind: { ok: 'offer', malformed: { value: 'flat', type: 'literal_error' } },
+  slug: {
+    ok: 'dwupokojowe-mieszkanie-z-balkonem-krakow',
+    foreign: 'dwupokojowe-mieszkanie-z-balkonem-poznan',
+    unknown: 'no-such-slug',
+    notFound: 'Slug not found',
+    malformed: null,
+  },
 };
 
 /** A valid body for every keyed POST route (the lists, facets and their investment forms). */
@@ -97,16 +110,20 @@ export function runKeyedRouteCases(app: () => TestApp, route: RouteEntry): void 
   });
 
   for (const name of parameters) {
-    it(`answers 422 uuid_parsing at ["path", "${name}"] for a malformed id`, async () => {
-      const res = await send(app(), route, { url: urlOf(route, { [name]: 'not-a-uuid' }) });
-      expect(res.statusCode).toBe(422);
-      const detail = res.json().detail as { type: string; loc: unknown[] }[];
-      expect(detail[0]).toMatchObject({ type: 'uuid_parsing', loc: ['path', name], input: 'not-a-uuid' });
-    });
+    const parameter = PATH_PARAMETERS[name];
+    const malformed = parameter?.malformed === undefined ? { value: 'not-a-uuid', type: 'uuid_parsing' } : parameter.malformed;
+    if (malformed !== null) {
+      it(`answers 422 ${malformed.type} at ["path", "${name}"] for a malformed value`, async () => {
+        const res = await send(app(), route, { url: urlOf(route, { [name]: malformed.value }) });
+        expect(res.statusCode).toBe(422);
+        const detail = res.json().detail as { type: string; loc: unknown[] }[];
+        expect(detail[0]).toMatchObject({ type: malformed.type, loc: ['path', name], input: malformed.value });
+      });
+    }
 
-    it(`answers 404 for an unknown ${name} and for another organization's, with the resource's detail`, async () => {
+    if (parameter?.notFound !== undefined) it(`answers 404 for an unknown ${name} and for another organization's, with the resource's detail`, async () => {
       const detail = PATH_PARAMETERS[name]!.notFound;
-      for (const id of [UNKNOWN_ID, PATH_PARAMETERS[name]!.foreign]) {
+      for (const id of [PATH_PARAMETERS[name]!.unknown ?? UNKNOWN_ID, PATH_PARAMETERS[name]!.foreign!]) {
         const res = await send(app(), route, { url: urlOf(route, { [name]: id }) });
         expect(res.statusCode, id).toBe(404);
         expect(res.json()).toEqual({ detail });

@@ -51,6 +51,17 @@ describe('demo data set', () => {
     expect(linked.rows[0]!.n).toBeGreaterThan(30);
   });
 
+  it('gives its website URL templates, and every offer and investment a slug (E12)', async () => {
+    const website = await sql<{ urls: unknown }>`select urls from websites where website_id = ${demo.website_id}`.execute(first.db);
+    expect(website.rows[0]!.urls).toEqual({
+      offer: 'https://www.wislana.example/oferta/{slug}',
+      investment: 'https://www.wislana.example/inwestycja/{slug}',
+    });
+    const unslugged = await sql<{ n: number }>`
+      select (select count(*) from offers where slug is null) + (select count(*) from investments where slug is null) as n`.execute(first.db);
+    expect(Number(unslugged.rows[0]!.n)).toBe(0);
+  });
+
   it('has plausible, complete offers', async () => {
     const rows = await first.db.selectFrom('offers').select(['offer_data_json', 'agent_id', 'branch_id']).execute();
     const mayBeEmpty = new Set(['building_stage', 'building_material', 'roof_material', 'windows_material', 'levels', 'bathroom_count', 'has_basement', 'address_flat_number', 'location_approximation', 'film_url', 'virtual_walk_url']);

@@ -20,7 +20,7 @@ import {
 export type Json = Record<string, unknown>;
 export type Bundle = Partial<Record<'organizations' | 'websites' | 'branches' | 'agents' | 'investments' | 'offers', Json[]>>;
 
-export const TABLES = ['organizations', 'websites', 'api_keys', 'branches', 'agents', 'investments', 'offers', 'search_lexemes', 'content_state'] as const;
+export const TABLES = ['organizations', 'websites', 'api_keys', 'branches', 'agents', 'investments', 'offers', 'search_lexemes', 'content_state', 'slugs'] as const;
 
 /** Every row of every table, as JSON text in key order: equal dumps mean equal databases. */
 export async function dumpDatabase(db: Kysely<Database>): Promise<Record<string, string[]>> {
@@ -47,7 +47,7 @@ export async function wordsMissingFromVocabulary(db: Kysely<Database>): Promise<
 
 /** Empties the content tables between tests (one database per test file keeps them fast). */
 export async function resetDatabase(db: Kysely<Database>): Promise<void> {
-  await sql`truncate offers, offer_prices, transparency_datasets, search_lexemes, agents, investments, branches, api_keys, websites, organizations, website_changes, website_feeds`.execute(db);
+  await sql`truncate offers, offer_prices, transparency_datasets, search_lexemes, agents, investments, branches, api_keys, websites, organizations, website_changes, website_feeds, slugs`.execute(db);
   await sql`update content_state set content_version = 1 where id = 1`.execute(db);
 }
 

@@ -46,6 +46,7 @@ export type ChangeFeed = Schemas['ChangeFeed'];
 export type OfferPhotos = Schemas['OfferPhotos'];
 export type Photo = Schemas['Photo'];
 export type PhotoVariant = Schemas['PhotoVariant'];
+export type Slug = Schemas['Slug'];
 export type ErrorResponse = Schemas['ErrorResponse'];
 export type HTTPValidationError = Schemas['HTTPValidationError'];
 /** The body of POST /api/v1/offers: filters, sorting, pagination, search, geography. */

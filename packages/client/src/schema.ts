@@ -598,6 +598,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/slugs/{kind}/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An offer or investment by its slug
+         * @description The entity a slug names, with its current slug. Every slug an entity ever had keeps resolving: when `slug` in the answer differs from the one asked for, the page moved (a website answers 301 to the current URL). An unknown slug, or one of an entity you do not see (an inactive offer, out of your website's scope): 404.
+         */
+        get: operations["resolve_slug"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sitemap.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sitemap (sitemaps.org)
+         * @description The sitemaps.org sitemap of every active offer and investment your key sees (your website's scope applies), at the addresses your website's URL templates make (`<loc>`; a kind without a template is left out), with `<lastmod>` from `updated_at`. Up to 50,000 addresses (SITEMAP_PAGE_SIZE): one `<urlset>`. More: a `<sitemapindex>` whose parts are `?page=1`, `?page=2`, … (each a `<urlset>`, offers first, then investments, in id order). Written as it is read, never held whole in memory, and never served from the response cache. Serve it from your own site (e.g. `/sitemap.xml`, with the index's `<loc>` rewritten to your own address): it needs your key. No URL templates: 409.
+         */
+        get: operations["get_sitemap"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/offers/{offer_id}/structured-data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One offer as schema.org JSON-LD
+         * @description The offer as schema.org structured data for search engines, to embed in its page as `<script type="application/ld+json">…</script>`: a `RealEstateListing` (`url` from your website's offer URL template and the offer's slug, `name`, `description` as plain text, `datePosted`, `image`) whose `offers` is an `Offer` (`price`, `priceCurrency`) of the dwelling (`itemOffered`: `Apartment`, `House`, `Place` for a plot, `Accommodation` otherwise) with `floorSize` (`QuantitativeValue`, `unitCode` `MTK`: square metres), `numberOfRooms`, `address` (`PostalAddress`) and `geo` (`GeoCoordinates`). What the offer does not have is left out. 404 as for GET /api/v1/offers/{offer_id}.
+         */
+        get: operations["get_offer_structured_data"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2200,6 +2260,25 @@ export interface components {
             offer_id: string;
             /** @description Every entry, oldest first; one per change of the prices. */
             items: components["schemas"]["PriceEntry"][];
+        };
+        /**
+         * Slug
+         * @example {
+         *       "kind": "offer",
+         *       "id": "3f2b8c1e-9a4d-4c6b-8e2f-1a2b3c4d5e6f",
+         *       "slug": "mieszkanie-z-balkonem-krakow"
+         *     }
+         */
+        Slug: {
+            /** @enum {string} */
+            kind: "offer" | "investment";
+            /**
+             * Format: uuid
+             * @description The offer_id or investment_id.
+             */
+            id: string;
+            /** @description The current slug: when it differs from the one asked for, the page has moved (answer 301 to the current URL). */
+            slug: string;
         };
         /**
          * Pagination
@@ -4385,6 +4464,275 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PriceHistory"];
+                };
+            };
+            /** @description No usable API key: "API key is required" (no key), "Invalid API key" (unknown key) or "API key is not active" (deactivated or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or belongs to another organization): "Offer not found". */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Offer not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error: every problem found in the path, query and body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "type": "uuid_parsing",
+                     *           "loc": [
+                     *             "path",
+                     *             "offer_id"
+                     *           ],
+                     *           "msg": "Input should be a valid UUID, invalid length: expected length 32 for simple format, found 3",
+                     *           "input": "abc",
+                     *           "ctx": {
+                     *             "error": "invalid length: expected length 32 for simple format, found 3"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    resolve_slug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `offer` or `investment`. */
+                kind: "offer" | "investment";
+                /**
+                 * @description A slug the entity has now or had before (old slugs keep resolving).
+                 * @example mieszkanie-z-balkonem-krakow
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entity and its current slug */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Slug"];
+                };
+            };
+            /** @description No usable API key: "API key is required" (no key), "Invalid API key" (unknown key) or "API key is not active" (deactivated or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or belongs to another organization): "Slug not found". */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Slug not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error: every problem found in the path, query and body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "type": "uuid_parsing",
+                     *           "loc": [
+                     *             "path",
+                     *             "offer_id"
+                     *           ],
+                     *           "msg": "Input should be a valid UUID, invalid length: expected length 32 for simple format, found 3",
+                     *           "input": "abc",
+                     *           "ctx": {
+                     *             "error": "invalid length: expected length 32 for simple format, found 3"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_sitemap: {
+        parameters: {
+            query?: {
+                /** @description A part of a sitemap of more than 50,000 addresses, as its index lists them. Absent: the whole sitemap, or its index. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A `<urlset>` (a part, or the whole sitemap) or a `<sitemapindex>` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            /** @description No usable API key: "API key is required" (no key), "Invalid API key" (unknown key) or "API key is not active" (deactivated or expired). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or belongs to another organization): "Sitemap page not found". */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Sitemap page not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The website has no URL templates (`websites urls`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "This website has no URL templates: set them with `websites urls --website <website_id> --offer 'https://www.example.pl/oferta/{slug}' --investment 'https://www.example.pl/inwestycja/{slug}'` (or the website record's `urls` in the bundle)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error: every problem found in the path, query and body. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "type": "uuid_parsing",
+                     *           "loc": [
+                     *             "path",
+                     *             "offer_id"
+                     *           ],
+                     *           "msg": "Input should be a valid UUID, invalid length: expected length 32 for simple format, found 3",
+                     *           "input": "abc",
+                     *           "ctx": {
+                     *             "error": "invalid length: expected length 32 for simple format, found 3"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_offer_structured_data: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Offer id (UUID, any letter case). */
+                offer_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The JSON-LD document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": {
+                        /** @enum {string} */
+                        "@context": "https://schema.org";
+                        /** @enum {string} */
+                        "@type": "RealEstateListing";
+                        url?: string;
+                        name?: string;
+                        description?: string;
+                        datePosted?: string;
+                        image?: string[];
+                        offers?: {
+                            /** @enum {string} */
+                            "@type": "Offer";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
             /** @description No usable API key: "API key is required" (no key), "Invalid API key" (unknown key) or "API key is not active" (deactivated or expired). */

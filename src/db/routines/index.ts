@@ -7,6 +7,7 @@ import { ORGANIZATION_LEXEME_ROUTINE } from './organization-lexeme.js';
 import type { Routine } from './routine.js';
 import { SEARCH_FOLDING_ROUTINES } from './search-folding.js';
 import { SEARCH_VECTOR_ROUTINE } from './search-vector.js';
+import { SLUG_ROUTINE } from './slug.js';
 import { WEBSITE_SCOPE_ROUTINES } from './website-scope.js';
 
 export type { Routine } from './routine.js';
@@ -17,4 +18,5 @@ export const ROUTINES: readonly Routine[] = [
   ORGANIZATION_LEXEME_ROUTINE,
   ...WEBSITE_SCOPE_ROUTINES,
   CHANGE_ENTRY_ROUTINE,
+  SLUG_ROUTINE,
 ];

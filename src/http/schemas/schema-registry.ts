@@ -31,6 +31,7 @@ import {
 } from '../../features/offers/index.js';
 import { OfferPhotosSchema, PhotoSchema, PhotoVariantSchema } from '../../features/photos/index.js';
 import { AncillaryPriceSchema, PriceEntrySchema, PriceHistorySchema } from '../../features/prices/index.js';
+import { SlugSchema } from '../../features/seo/index.js';
 import { ErrorResponseSchema, HTTPValidationErrorSchema, ValidationErrorSchema } from './error-responses.js';
 
 export const SHARED_SCHEMAS: readonly TSchema[] = [
@@ -65,6 +66,7 @@ export const SHARED_SCHEMAS: readonly TSchema[] = [
   AncillaryPriceSchema,
   PriceEntrySchema,
   PriceHistorySchema,
+  SlugSchema,
 ];
 
 export const SCHEMA_REGISTRY: SchemaRegistry = new Map(

@@ -11,7 +11,9 @@ function concreteUrl(url: string): string {
     .replace(':branch_id', BRANCH.krakow)
     .replace(':agent_id', AGENT.nowak)
     .replace(':investment_id', INVESTMENT.zielone)
-    .replace(':offer_id', OFFER.krakowFull);
+    .replace(':offer_id', OFFER.krakowFull)
+    .replace(':kind', 'offer')
+    .replace(':slug', 'dwupokojowe-mieszkanie-z-balkonem-krakow');
 }
 
 const API_ROUTES = ROUTES.filter((route) => route.url.startsWith('/api/v1'));
@@ -51,6 +53,10 @@ describe('authentication', () => {
         'GET /api/v1/meta/offers',
         // Extensions: sync (change feed).
         'GET /api/v1/changes',
+        // Extensions: search engines (slugs, sitemap, structured data).
+        'GET /api/v1/slugs/:kind/:slug',
+        'GET /api/v1/sitemap.xml',
+        'GET /api/v1/offers/:offer_id/structured-data',
       ].sort(),
     );
     for (const route of API_ROUTES) expect(route.auth, route.url).toBe(true);
