@@ -14,11 +14,14 @@
  *   The rows of offers stored before this migration are inserted here, pending.
  * - photo_settings: one row, the signing secret of variant URLs when IMAGE_SIGNING_SECRET is not
  *   set: made here from the database's random UUIDs, so every instance of one database agrees.
+ *
+ * Every statement may run again on a database that has them (IF NOT EXISTS, ON CONFLICT): the
+ * migrator's tests run the last migration a second time, and a kept secret must stay as it is.
  */
 import { sql, type Kysely } from 'kysely';
 
 const UP: readonly string[] = [
-  `CREATE TABLE photo_sources (
+  `CREATE TABLE IF NOT EXISTS photo_sources (
     source_id text PRIMARY KEY,
     url text NOT NULL,
     status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'ready', 'unavailable')),
@@ -34,15 +37,16 @@ const UP: readonly string[] = [
     created_at timestamptz NOT NULL DEFAULT now()
   )`,
   // The fetcher's question: which pending sources are due.
-  `CREATE INDEX photo_sources_due_idx ON photo_sources (next_attempt_at) WHERE status = 'pending'`,
+  `CREATE INDEX IF NOT EXISTS photo_sources_due_idx ON photo_sources (next_attempt_at) WHERE status = 'pending'`,
   // A variant whose source file is missing on this instance finds its URL by the content hash.
-  `CREATE INDEX photo_sources_content_hash_idx ON photo_sources (content_hash) WHERE content_hash IS NOT NULL`,
-  `CREATE TABLE photo_settings (
+  `CREATE INDEX IF NOT EXISTS photo_sources_content_hash_idx ON photo_sources (content_hash) WHERE content_hash IS NOT NULL`,
+  `CREATE TABLE IF NOT EXISTS photo_settings (
     singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
     signing_secret text NOT NULL
   )`,
   `INSERT INTO photo_settings (signing_secret)
-    VALUES (replace(gen_random_uuid()::text || gen_random_uuid()::text || gen_random_uuid()::text, '-', ''))`,
+    VALUES (replace(gen_random_uuid()::text || gen_random_uuid()::text || gen_random_uuid()::text, '-', ''))
+    ON CONFLICT (singleton) DO NOTHING`,
   `INSERT INTO photo_sources (source_id, url)
     SELECT DISTINCT encode(sha256(convert_to(u.url, 'UTF8')), 'hex'), u.url
     FROM offers o
