@@ -4,17 +4,30 @@
  * lookup. Built in createServices, bounded by bytes.
  */
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 
 export interface BuiltFile {
   readonly body: Buffer;
   /** A strong ETag: the quoted SHA-256 of the bytes (the same bytes, the same tag). */
   readonly etag: string;
+  /**
+   * The bytes gzipped, made once when first asked for: a day's CSV repeats the developer's columns
+   * on every row and shrinks about fiftyfold, which is what lets it be served fast.
+   */
+  gzipped(): { body: Buffer; etag: string };
 }
 
 export function builtFile(text: string): BuiltFile {
   const body = Buffer.from(text, 'utf8');
-  return { body, etag: `"${createHash('sha256').update(body).digest('base64url')}"` };
+  const etag = `"${createHash('sha256').update(body).digest('base64url')}"`;
+  let gzipped: { body: Buffer; etag: string } | undefined;
+  return {
+    body,
+    etag,
+    // Its own strong ETag: another representation, other bytes.
+    gzipped: () => (gzipped ??= { body: gzipSync(body), etag: `${etag.slice(0, -1)}-gzip"` }),
+  };
 }
 
 export class TransparencyFileCache {

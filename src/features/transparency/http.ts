@@ -40,14 +40,21 @@ const fileResponses = (mediaType: string, description: string, example: string) 
   404: notFound,
 });
 
-/** Sends a built file with its ETag, or 304 when the client holds it. */
+/** Files this large are sent gzipped to a client that accepts it. */
+const GZIP_MIN_BYTES = 1024;
+
+/** Sends a built file (gzipped when the client accepts it) with its ETag, or 304 when the client holds it. */
 function sendFile(ctx: PublicContext, file: BuiltFile, type: string): unknown {
   const { request, reply } = ctx;
-  reply.header('etag', file.etag).header('cache-control', 'public, no-cache');
+  reply.header('vary', 'Accept-Encoding');
+  const gzip = file.body.length >= GZIP_MIN_BYTES && /\bgzip\b/i.test(String(request.headers['accept-encoding'] ?? ''));
+  const sent = gzip ? file.gzipped() : file;
+  reply.header('etag', sent.etag).header('cache-control', 'public, no-cache');
   const held = request.headers['if-none-match'];
-  if (held !== undefined && held.split(',').some((tag) => tag.trim() === file.etag || tag.trim() === '*')) return reply.code(304).send();
+  if (held !== undefined && held.split(',').some((tag) => tag.trim() === sent.etag || tag.trim() === '*')) return reply.code(304).send();
+  if (gzip) reply.header('content-encoding', 'gzip');
   reply.type(type);
-  return file.body;
+  return sent.body;
 }
 
 /** The enabled dataset of a well-formed organization id, or undefined (404). */

@@ -300,10 +300,18 @@ export function rowCells(developer: Developer, offer: DatasetOffer): Array<strin
   ];
 }
 
+/** Cells of every row that come from the developer alone (the first 28): written once per file. */
+const DEVELOPER_CELLS = 28;
+
 /** The whole CSV: the header and one row per offer (in the given order), CRLF line ends, no BOM. */
 export function buildCsv(developer: Developer, offers: readonly DatasetOffer[]): string {
   const lines = [CSV_COLUMNS.map(csvCell).join(';')];
-  for (const offer of offers) lines.push(rowCells(developer, offer).map(csvCell).join(';'));
+  let prefix: string | undefined;
+  for (const offer of offers) {
+    const cells = rowCells(developer, offer);
+    prefix ??= cells.slice(0, DEVELOPER_CELLS).map(csvCell).join(';');
+    lines.push(`${prefix};${cells.slice(DEVELOPER_CELLS).map(csvCell).join(';')}`);
+  }
   return `${lines.join('\r\n')}\r\n`;
 }
 

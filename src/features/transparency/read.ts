@@ -71,6 +71,13 @@ export async function readDatasetOffers(db: ReadDb, organizationId: string, dayE
       join offer_prices as p on p.offer_id = c.offer_id and p.organization_id = ${organizationId}::uuid and p.valid_from < ${end}::timestamptz
     order by c.investment_name collate "C", c.external_id collate "C", c.offer_id, p.entry_no`.execute(db);
   const offers: DatasetOffer[] = [];
+  // Many entries share an instant (every offer an import first writes): each is turned into a day once.
+  const days = new Map<string, string>();
+  const dayOf = (instant: string) => {
+    let day = days.get(instant);
+    if (day === undefined) days.set(instant, (day = warsawDay(new Date(instant))));
+    return day;
+  };
   let current: { offer: DatasetOffer; history: HistoryEntry[] } | undefined;
   for (const row of result.rows) {
     if (current?.offer.offer_id !== row.offer_id) {
@@ -89,7 +96,7 @@ export async function readDatasetOffers(db: ReadDb, organizationId: string, dayE
       offers.push(current.offer);
     }
     current.history.push({
-      day: warsawDay(new Date(row.valid_from)),
+      day: dayOf(row.valid_from),
       price: row.price,
       price_per_meter: row.price_per_meter,
       ancillary: JSON.parse(row.ancillary) as HistoryEntry['ancillary'],

@@ -6,6 +6,7 @@
  * range).
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, get, type TestApp } from '../../helpers/app.js';
 import { SaxesParser } from 'saxes';
@@ -181,6 +182,12 @@ describe('the price-transparency dataset', () => {
     expect(b.headers.etag).toBe(a.headers.etag);
     const again = await open(url('prices.csv'), { 'if-none-match': String(a.headers.etag) });
     expect(again.statusCode).toBe(304);
+    // Gzipped for a client that accepts it: the same bytes once unzipped, a tag of its own.
+    const zipped = await open(url('prices.csv'), { 'accept-encoding': 'gzip' });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(zipped.rawPayload).equals(a.rawPayload)).toBe(true);
+    expect(zipped.headers.etag).not.toBe(a.headers.etag);
+    expect((await open(url('prices.csv'), { 'accept-encoding': 'gzip', 'if-none-match': String(zipped.headers.etag) })).statusCode).toBe(304);
     const b2 = bundle();
     (b2.offers![1] as Json & { offer_data: Json }).offer_data.price = 880000;
     (b2.offers![1] as Json).prices_valid_from = new Date().toISOString();
