@@ -19,6 +19,7 @@ import {
   type Slug,
   type FieldCatalogue,
   type OfferPhotos,
+  type PriceHistory,
   type HTTPValidationError,
   type Investment,
   type Offer,
@@ -31,6 +32,9 @@ import {
 } from '../../packages/client/src/index.js';
 import { recordWebsiteChanges } from '../../src/features/change-feed/write.js';
 import { sql } from 'kysely';
+import { createHash } from 'node:crypto';
+import { enableDataset } from '../../src/features/transparency/write.js';
+import { warsawDay } from '../../src/features/transparency/model.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -412,6 +416,44 @@ describe('photos (extension E11)', () => {
     expect(Buffer.from(await plain.arrayBuffer()).equals(Buffer.from(image.data as ArrayBuffer))).toBe(true);
     const missing = await estate.GET('/api/v1/offers/{offer_id}/photos', { params: { path: { offer_id: uid('dead', 1) } } });
     expect(missing.error).toEqual({ detail: 'Offer not found' });
+  });
+});
+
+describe('prices (extension E10)', () => {
+  it('GET /api/v1/offers/{offer_id}/price-history, and the public price-transparency files (no key)', async () => {
+    // The fixture is inserted without the import: give one offer a history as an import would, and
+    // turn the organization's dataset on.
+    const since = new Date(Date.now() - 3 * 86_400_000);
+    await sql`insert into offer_prices (offer_id, organization_id, valid_from, price, price_per_meter, price_currency, ancillary)
+      values (${OFFER.krakowFull}, ${ORG_A}, ${since.toISOString()}, 850000, 15454.55, 'PLN', '[]'::jsonb)`.execute(t.db.db);
+    await enableDataset(t.db.db, ORG_A, 'https://ceny.example.pl');
+
+    const history = await estate.GET('/api/v1/offers/{offer_id}/price-history', { params: { path: { offer_id: OFFER.krakowFull } } });
+    expectTypeOf(history.data).toEqualTypeOf<PriceHistory | undefined>();
+    expect(history.data).toEqual({
+      offer_id: OFFER.krakowFull,
+      items: [{ valid_from: expect.any(String), price: 850000, price_per_meter: 15454.55, price_currency: 'PLN', ancillary: [] }],
+    });
+    expect(Date.parse(history.data!.items[0]!.valid_from)).toBe(since.getTime());
+    const missing = await estate.GET('/api/v1/offers/{offer_id}/price-history', { params: { path: { offer_id: uid('dead', 1) } } });
+    expect(missing.error).toEqual({ detail: 'Offer not found' });
+
+    // The open-data paths need no key: a client without one reads them.
+    const open = track(createEstateClient({ baseUrl, apiKey: 'unused-by-public-paths' }));
+    const organization = { organization_id: ORG_A };
+    const today = await open.GET('/open-data/{organization_id}/prices.csv', { params: { path: organization }, parseAs: 'text' });
+    expect(today.response.status).toBe(200);
+    expect(today.response.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect((today.data as string).split('\r\n')[0]).toContain('Nazwa dewelopera');
+    const day = warsawDay(since);
+    const past = await open.GET('/open-data/{organization_id}/prices/{file}', { params: { path: { ...organization, file: `${day}.csv` } }, parseAs: 'text' });
+    expect(past.response.status).toBe(200);
+    const xml = await open.GET('/open-data/{organization_id}/dataset.xml', { params: { path: organization }, parseAs: 'text' });
+    expect(xml.data as string).toContain('urn:otwarte-dane:harvester:1.13');
+    const md5 = await open.GET('/open-data/{organization_id}/dataset.xml.md5', { params: { path: organization }, parseAs: 'text' });
+    expect((md5.data as string).trim()).toBe(createHash('md5').update(xml.data as string).digest('hex'));
+    const other = await open.GET('/open-data/{organization_id}/prices.csv', { params: { path: { organization_id: ORG_B } }, parseAs: 'text' });
+    expect(other.response.status).toBe(404);
   });
 });
 

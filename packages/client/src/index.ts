@@ -47,6 +47,8 @@ export type OfferPhotos = Schemas['OfferPhotos'];
 export type Photo = Schemas['Photo'];
 export type PhotoVariant = Schemas['PhotoVariant'];
 export type Slug = Schemas['Slug'];
+export type PriceHistory = Schemas['PriceHistory'];
+export type PriceEntry = Schemas['PriceEntry'];
 export type ErrorResponse = Schemas['ErrorResponse'];
 export type HTTPValidationError = Schemas['HTTPValidationError'];
 /** The body of POST /api/v1/offers: filters, sorting, pagination, search, geography. */

@@ -70,6 +70,7 @@ export const readPhotoVariant = publicOperation({
   },
   async handle({ params }, { services, request, reply }) {
     const photos = services.photos;
+    await photos.loadSigner();
     const address = photos.verified(params);
     if (!address) return sendDetail(reply, 404, 'Not Found');
     const etag = photos.etagOf(address);

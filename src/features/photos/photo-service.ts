@@ -72,6 +72,7 @@ export class PhotoService {
   readonly fetcher: PhotoFetcher;
   readonly limits: SourceLimits;
   private signer: UrlSigner | undefined;
+  private signerLoading: Promise<UrlSigner> | undefined;
   /** Variants being rendered in this process, by file: a second request waits for the first render. */
   private readonly rendering = new Map<string, Promise<Buffer | undefined>>();
   /** Variants this process has rendered (tests count the work a request caused). */
@@ -99,9 +100,27 @@ export class PhotoService {
     });
   }
 
-  /** Reads the signing secret (the database's unless IMAGE_SIGNING_SECRET is set). */
+  /**
+   * Reads the signing secret (the database's unless IMAGE_SIGNING_SECRET is set). An instance that
+   * starts while the database cannot be reached still starts (its API answers 503 meanwhile): the
+   * secret is then asked for again by the first request that needs it.
+   */
   async start(): Promise<void> {
-    this.signer = new UrlSigner(this.options.secret ?? (await readSigningSecret(this.options.readDb)));
+    await this.loadSigner().catch((error: unknown) =>
+      this.options.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'photos: signing secret not read yet; asked again when a photo is requested'),
+    );
+  }
+
+  /** The URL signer, read once (and again after a failed read). */
+  async loadSigner(): Promise<UrlSigner> {
+    if (this.signer) return this.signer;
+    this.signerLoading ??= (async () => new UrlSigner(this.options.secret ?? (await readSigningSecret(this.options.readDb))))();
+    try {
+      this.signer = await this.signerLoading;
+      return this.signer;
+    } finally {
+      this.signerLoading = undefined;
+    }
   }
 
   startFetching(): void {
@@ -118,7 +137,7 @@ export class PhotoService {
   }
 
   private get urlSigner(): UrlSigner {
-    if (!this.signer) throw new Error('photos: start() was not called');
+    if (!this.signer) throw new Error('photos: loadSigner() has not succeeded yet');
     return this.signer;
   }
 
@@ -129,6 +148,7 @@ export class PhotoService {
 
   /** The photos of an offer, in the order of photos_urls, then floor_plan_urls. */
   async photosOf(offerId: string, offerData: Record<string, unknown>, base: string): Promise<PhotoView[]> {
+    await this.loadSigner();
     const photos = photoUrlsOf(offerData);
     const states = await readSourceStates(this.options.readDb, photos.map((p) => sourceIdOf(p.url)));
     // A source never queued (an offer written some other way than the import): queue it now.
@@ -156,6 +176,7 @@ export class PhotoService {
    * issued (checked first, before any file or database is touched) or its source is gone.
    */
   async variant(params: { offer_id: string; photo: string; hash: string; signature: string; file: string }): Promise<VariantFile | undefined> {
+    await this.loadSigner();
     const address = this.verified(params);
     if (!address) return undefined;
     const file = this.store.variantPath(address.hash, address.width, address.format);
