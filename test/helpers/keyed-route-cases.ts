@@ -49,7 +49,7 @@ export const VALID_BODY = '{"pagination":{}}';
 export const VALID_CLUSTERS_BODY = '{"bbox":{"south":-90,"west":-180,"north":90,"east":180},"zoom":3}';
 
 /** A valid body for a keyed POST route. */
-function validBodyOf(route: RouteEntry): string {
+export function validBodyOf(route: RouteEntry): string {
   return route.url.endsWith('/clusters') ? VALID_CLUSTERS_BODY : VALID_BODY;
 }
 const UNKNOWN_ID = '00000000-0000-4000-8000-00000000dead';

@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../../src/routes.js';
 import { buildTestApp, get, post, type TestApp } from '../../helpers/app.js';
+import { validBodyOf } from '../../helpers/keyed-route-cases.js';
 import { generateKey } from '../../../src/features/access/model.js';
 import { AGENT, BRANCH, INVESTMENT, KEY_IDS, KEYS, OFFER, ORG_A, ORG_B, WEBSITE_B1 } from '../../helpers/fixtures.js';
 
@@ -30,7 +31,7 @@ describe('authentication', () => {
       method: route.method,
       url: concreteUrl(route.url),
       headers: route.method === 'POST' ? { ...headers, 'content-type': 'application/json' } : headers,
-      ...(route.method === 'POST' ? { payload: '{"pagination":{}}' } : {}),
+      ...(route.method === 'POST' ? { payload: validBodyOf(route) } : {}),
     });
 
   it('covers every operation of the interface', () => {
@@ -57,6 +58,13 @@ describe('authentication', () => {
         'GET /api/v1/slugs/:kind/:slug',
         'GET /api/v1/sitemap.xml',
         'GET /api/v1/offers/:offer_id/structured-data',
+        // Extensions: light lists and maps (similar offers, clusters).
+        'GET /api/v1/offers/:offer_id/similar',
+        'POST /api/v1/offers/clusters',
+        'POST /api/v1/investments/:investment_id/offers/clusters',
+        // Extensions: photos, price history.
+        'GET /api/v1/offers/:offer_id/photos',
+        'GET /api/v1/offers/:offer_id/price-history',
       ].sort(),
     );
     for (const route of API_ROUTES) expect(route.auth, route.url).toBe(true);
