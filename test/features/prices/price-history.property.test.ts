@@ -172,5 +172,6 @@ describe('price history over random import sequences', () => {
       }),
       { numRuns: scaled('PRICE_HISTORY_RUNS', 25, 200) },
     );
-  });
+    // Full length (200 sequences of imports) takes about a minute alone: more beside other suites in CI.
+  }, scaled('PRICE_HISTORY_TIMEOUT_MS', 60_000, 400_000));
 });
