@@ -7,7 +7,7 @@ import type { GeoBox, OfferFilter } from '../query/language.js';
 import { issues } from '../../../http/validation/issues.js';
 import type { InputChecker } from '../../../http/validation/input-checker.js';
 import { laxInt } from '../../../http/validation/lax.js';
-import { checkFilters, checkSearch, INVALID } from '../query/request.js';
+import { checkBodyObject, checkFilters, checkSearch, INVALID } from '../query/request.js';
 import { checkGeoBox } from '../query/geo-request.js';
 import { MAX_ZOOM, MIN_ZOOM } from './cluster-grid.js';
 
@@ -18,19 +18,9 @@ export interface OfferClustersRequest {
   zoom: number;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 export function checkClustersBody(check: InputChecker): OfferClustersRequest | undefined {
-  const body = check.rawBody;
-  if (body === undefined || body === null) {
-    check.report(issues.missing(['body'], null));
-    return undefined;
-  }
-  if (!isObject(body)) {
-    check.report(issues.modelAttributesType(['body'], body));
-    return undefined;
-  }
+  const body = checkBodyObject(check);
+  if (!body) return undefined;
   const filters = checkFilters(check, body.filters);
   const search = checkSearch(check, body.search);
   let bbox: GeoBox | undefined;

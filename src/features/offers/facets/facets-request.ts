@@ -18,11 +18,8 @@ import {
 import { issues, type Loc } from '../../../http/validation/issues.js';
 import type { InputChecker } from '../../../http/validation/input-checker.js';
 import { laxInt } from '../../../http/validation/lax.js';
-import { checkFilters, checkSearch, INVALID } from '../query/request.js';
+import { checkBodyObject, checkFilters, checkSearch, INVALID } from '../query/request.js';
 import { withSuggestion } from '../../../text/suggest.js';
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A list of field names, each resolved and allowed by `accepts`; duplicates count once. */
 function checkFieldList(
@@ -66,15 +63,8 @@ function checkFieldList(
 }
 
 export function checkFacetsBody(check: InputChecker): OfferFacetsRequest | undefined {
-  const body = check.rawBody;
-  if (body === undefined || body === null) {
-    check.report(issues.missing(['body'], null));
-    return undefined;
-  }
-  if (!isObject(body)) {
-    check.report(issues.modelAttributesType(['body'], body));
-    return undefined;
-  }
+  const body = checkBodyObject(check);
+  if (!body) return undefined;
   const filters = checkFilters(check, body.filters);
   const search = checkSearch(check, body.search);
   const facets = checkFieldList(check, body.facets, ['body', 'facets'], isFacetable, facetableFieldNames, 'cannot be counted as a facet');

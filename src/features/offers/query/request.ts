@@ -52,11 +52,10 @@ export function checkInclude(check: InputChecker, values: readonly string[] | un
 }
 
 /**
- * The body of the offer list operations (OfferListRequestBody), read part by part with the schemas of
- * its parts, so that every problem is listed in document order, each filter's own checks right
- * after its shape's.
+ * The body of an offer POST operation (a list, facets, clusters) as an object; undefined after
+ * reporting it missing or not an object, as FastAPI does for a body model.
  */
-export function checkOffersBody(check: InputChecker): OfferListRequest | undefined {
+export function checkBodyObject(check: InputChecker): Record<string, unknown> | undefined {
   const body = check.rawBody;
   if (body === undefined || body === null) {
     check.report(issues.missing(['body'], null));
@@ -66,6 +65,17 @@ export function checkOffersBody(check: InputChecker): OfferListRequest | undefin
     check.report(issues.modelAttributesType(['body'], body));
     return undefined;
   }
+  return body;
+}
+
+/**
+ * The body of the offer list operations (OfferListRequestBody), read part by part with the schemas of
+ * its parts, so that every problem is listed in document order, each filter's own checks right
+ * after its shape's.
+ */
+export function checkOffersBody(check: InputChecker): OfferListRequest | undefined {
+  const body = checkBodyObject(check);
+  if (!body) return undefined;
   let pagination: { page: number; size: number } | undefined;
   if (Object.hasOwn(body, 'pagination')) {
     pagination = check.check(PaginationSchema, body.pagination, ['body', 'pagination']);
