@@ -167,7 +167,7 @@ async function serve(config: Config): Promise<void> {
     config,
     db: handle,
     // Buffered and asynchronous: a blocking write per request line cost more than the cheapest answers.
-    logger: { level: config.logLevel, stream: logDestination.stream },
+    logger: { level: config.logLevel, stream: logDestination },
     metrics,
     ...(metrics && worker ? { metricsText: askPrimary() } : {}),
   });
@@ -232,7 +232,7 @@ async function serve(config: Config): Promise<void> {
   const address = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
   // The lines logged so far first (they are buffered), so that the banner comes after "listening".
   try {
-    logDestination.stream.flushSync();
+    logDestination.flushSync();
   } catch {
     // an unwritable standard output: the lines go when they can
   }

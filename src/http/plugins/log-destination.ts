@@ -11,7 +11,7 @@
  * Nothing is lost on a clean exit: pino registers the destination to be flushed synchronously when
  * the process exits (process.exit after a graceful shutdown, a fatal error, the end of the event
  * loop). A process killed with SIGKILL loses at most the last 250 ms of lines. If the reader of
- * standard output falls 64 MB behind, further lines are dropped (counted, and said once on stderr)
+ * standard output falls 64 MB behind, further lines are dropped (said once on stderr)
  * rather than letting memory grow without bound.
  */
 import pino from 'pino';
@@ -20,17 +20,11 @@ const BUFFER_BYTES = 8 * 1024;
 const FLUSH_EVERY_MS = 250;
 const MAX_BEHIND_BYTES = 64 * 1024 * 1024;
 
-export interface LogDestination {
-  readonly stream: ReturnType<typeof pino.destination>;
-  /** Lines dropped because the reader of standard output fell too far behind. */
-  dropped(): number;
-}
-
-export function bufferedStdout(): LogDestination {
+export function bufferedStdout(): ReturnType<typeof pino.destination> {
   const stream = pino.destination({ dest: 1, sync: false, minLength: BUFFER_BYTES, maxLength: MAX_BEHIND_BYTES });
-  let dropped = 0;
-  stream.on('drop', () => {
-    if (dropped++ === 0) process.stderr.write('log: standard output is not being read fast enough; dropping log lines\n');
+  // Said once: a stuck reader would otherwise get a line on stderr per dropped line.
+  stream.once('drop', () => {
+    process.stderr.write('log: standard output is not being read fast enough; dropping log lines\n');
   });
   const timer = setInterval(() => {
     // flush() throws once the stream is closing or destroyed (the end of the process).
@@ -41,5 +35,5 @@ export function bufferedStdout(): LogDestination {
     }
   }, FLUSH_EVERY_MS);
   timer.unref();
-  return { stream, dropped: () => dropped };
+  return stream;
 }
