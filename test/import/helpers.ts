@@ -7,6 +7,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../src/db/database.js';
+import type { TestApp } from '../helpers/app.js';
 import {
   formatProblem,
   importBundle,
@@ -113,6 +114,15 @@ export function offer(offerId: string, org: string, n: number, extra: Json = {})
 /** Imports a bundle held in memory. */
 export function importObject(db: Kysely<Database>, bundle: Bundle, options: ImportOptions = {}): Promise<ImportReport> {
   return importBundle(db, memorySource(bundle as Record<string, Json[]>), options);
+}
+
+/** Imports into a test app's database, then the app sees the new content version at once (as a notification would tell it). */
+export async function importAndSee(t: TestApp, bundle: Bundle): Promise<ImportReport> {
+  try {
+    return await importObject(t.db.db, bundle);
+  } finally {
+    await t.app.contentVersion.refresh();
+  }
 }
 
 let tmpDir: string | undefined;

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setWebsiteUrls, UrlTemplateError } from '../../../src/features/seo/write.js';
 import { buildTestApp, get, type TestApp } from '../../helpers/app.js';
 import { scaled } from '../../helpers/scale.js';
-import { importObject, resetDatabase, smallBundle, type Bundle } from '../../import/helpers.js';
+import { importAndSee, resetDatabase, smallBundle } from '../../import/helpers.js';
 
 const KEY = 'ecs_sitemap_test_key_0123456789abcdefghijkl';
 const PAGE_SIZE = 3;
@@ -30,14 +30,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.destroy());
 beforeEach(() => resetDatabase(t.db.db));
-
-async function importAndSee(bundle: Bundle) {
-  try {
-    return await importObject(t.db.db, bundle);
-  } finally {
-    await t.app.contentVersion.refresh();
-  }
-}
 
 async function valid(xml: string, xsd: string): Promise<void> {
   const result = await validateXML({ xml: [{ fileName: 'answer.xml', contents: xml }], schema: [{ fileName: 'schema.xsd', contents: xsd }] });
@@ -83,7 +75,7 @@ function siteBundle() {
 describe('URL templates', () => {
   it('are refused unless an http(s) address with {slug}; set, kept and cleared', async () => {
     const { bundle, ids } = siteBundle();
-    await importAndSee(bundle);
+    await importAndSee(t, bundle);
     for (const bad of ['https://www.agency.pl/oferta/', 'ftp://agency.pl/{slug}', 'https://agency.pl/{slug}/{slug}', 'https://agency .pl/{slug}']) {
       await expect(setWebsiteUrls(t.db.db, ids.website, { offer: bad })).rejects.toThrow(UrlTemplateError);
     }
@@ -95,13 +87,13 @@ describe('URL templates', () => {
     });
     expect((await setWebsiteUrls(t.db.db, ids.website, {})).changed).toBe(false);
     // A bundle without `urls` keeps them; with `urls` it sets them; null clears them.
-    await importAndSee(bundle);
+    await importAndSee(t, bundle);
     expect((await setWebsiteUrls(t.db.db, ids.website, {})).urls).toEqual({ offer: OFFER_URL, investment: INVESTMENT_URL });
     bundle.websites![0]!.urls = { offer: 'https://other.pl/o/{slug}' };
-    await importAndSee(bundle);
+    await importAndSee(t, bundle);
     expect((await setWebsiteUrls(t.db.db, ids.website, {})).urls).toEqual({ offer: 'https://other.pl/o/{slug}' });
     bundle.websites![0]!.urls = null;
-    await importAndSee(bundle);
+    await importAndSee(t, bundle);
     expect((await setWebsiteUrls(t.db.db, ids.website, {})).urls).toBeNull();
     expect(await setWebsiteUrls(t.db.db, ids.website, null)).toEqual({ urls: null, changed: false });
   });
@@ -110,7 +102,7 @@ describe('URL templates', () => {
 describe('GET /api/v1/sitemap.xml', () => {
   it('answers 409 naming the command while the website has no templates', async () => {
     const { bundle } = siteBundle();
-    await importAndSee(bundle);
+    await importAndSee(t, bundle);
     const res = await get(t, '/api/v1/sitemap.xml', { key: KEY });
     expect(res.statusCode).toBe(409);
     expect(res.json().detail).toContain('websites urls --website');
@@ -120,7 +112,7 @@ describe('GET /api/v1/sitemap.xml', () => {
     const { bundle, ids } = siteBundle();
     bundle.offers = bundle.offers!.slice(0, 2);
     bundle.websites![0]!.urls = { offer: OFFER_URL };
-    await importAndSee(bundle);
+    await importAndSee(t, bundle);
     const small = await sitemapAddresses();
     expect(small.parts).toBe(1);
     const slugs = await sql<{ slug: string; lastmod: string }>`
@@ -134,10 +126,10 @@ describe('GET /api/v1/sitemap.xml', () => {
 
     const { bundle: big } = siteBundle();
     big.websites![0]!.api_keys = [];
-    await importAndSee(big); // another organization: not in this website's sitemap
+    await importAndSee(t, big); // another organization: not in this website's sitemap
     bundle.offers = [...bundle.offers!, ...siteBundle().bundle.offers!.map((o, n) => ({ ...o, organization_id: ids.org, offer_id: randomUUID(), external_id: `B-${n}`, agent_id: null, branch_id: null, investment_id: null }))];
     bundle.websites![0]!.urls = { offer: OFFER_URL, investment: INVESTMENT_URL };
-    await importAndSee(bundle);
+    await importAndSee(t, bundle);
     const parted = await sitemapAddresses();
     expect(parted.parts).toBe(3); // 2 + 5 offers, 1 investment
     expect(parted.addresses).toHaveLength(8);
@@ -166,7 +158,7 @@ describe('GET /api/v1/sitemap.xml', () => {
           bundle.websites![0]!.scope = scope
             ? { investment_ids: scope.investments.map((n) => investmentIds[n]!), ...(scope.rentals ? { offer_types: ['APARTMENT_RENTALS'] } : {}) }
             : null;
-          await importAndSee(bundle);
+          await importAndSee(t, bundle);
           // The visible set, by the rule, from the bundle itself.
           const seenOffers = bundle.offers.filter((o, n) => {
             if (!offers[n]!.active) return false;

@@ -14,21 +14,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImportRejectedError } from '../../../src/import/import-errors.js';
 import { buildTestApp, get, type TestApp } from '../../helpers/app.js';
 import { scaled } from '../../helpers/scale.js';
-import { importObject, resetDatabase, smallBundle, type Bundle } from '../../import/helpers.js';
+import { importAndSee, resetDatabase, smallBundle } from '../../import/helpers.js';
 
 const KEY = 'ecs_slug_property_key_0123456789abcdefghijk';
 const SLUG_RUNS = scaled('SLUG_RUNS', 6, 40);
 const SLUG_TEXTS = scaled('SLUG_TEXTS', 2000, 20000);
 
 let t: TestApp;
-/** Imports, then the app sees the new content version at once (as a notification would tell it). */
-async function importAndSee(bundle: Bundle) {
-  try {
-    return await importObject(t.db.db, bundle);
-  } finally {
-    await t.app.contentVersion.refresh();
-  }
-}
 beforeAll(async () => {
   t = await buildTestApp({ seed: false });
 });
@@ -108,7 +100,7 @@ describe('slugs over sequences of imports', () => {
           );
           let rejected = false;
           try {
-            await importAndSee(bundle);
+            await importAndSee(t, bundle);
           } catch (error) {
             if (!(error instanceof ImportRejectedError)) throw error;
             rejected = true;

@@ -10,19 +10,11 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, get, type TestApp } from '../../helpers/app.js';
-import { importObject, problemsOf, resetDatabase, smallBundle, type Bundle } from '../../import/helpers.js';
+import { importAndSee, problemsOf, resetDatabase, smallBundle, type Bundle } from '../../import/helpers.js';
 
 const KEY = 'ecs_slug_test_key_0123456789abcdefghijklmnop';
 
 let t: TestApp;
-/** Imports, then the app sees the new content version at once (as a notification would tell it). */
-async function importAndSee(bundle: Bundle) {
-  try {
-    return await importObject(t.db.db, bundle);
-  } finally {
-    await t.app.contentVersion.refresh();
-  }
-}
 beforeAll(async () => {
   t = await buildTestApp({ seed: false });
 });
@@ -52,7 +44,7 @@ const slugOf = async (kind: 'offers' | 'investments', id: string) =>
 describe('slugs made by the import', () => {
   it('are made from title and city, transliterated, unique within the organization', async () => {
     const { bundle, ids } = bundleWithKey();
-    await importAndSee(bundle);
+    await importAndSee(t, bundle);
     const [a, b, c] = ids.offers.map((id) => id);
     const first = [a!, b!].sort();
     expect(await slugOf('offers', first[0]!)).toBe('przestronne-mieszkanie-lodz-srodmiescie-lodz');
@@ -71,16 +63,16 @@ describe('slugs made by the import', () => {
 
   it('stay when the title changes; a given slug replaces it, the old one keeps resolving, and it is a change', async () => {
     const { bundle, ids } = bundleWithKey();
-    await importAndSee(bundle);
+    await importAndSee(t, bundle);
     const id = ids.offers[2]!;
     (bundle.offers![2]!.offer_data as Record<string, unknown>).title = 'Dom z basenem';
-    await importAndSee(bundle);
+    await importAndSee(t, bundle);
     expect(await slugOf('offers', id)).toBe('dom-z-ogrodem-lodz');
 
     const before = await sql<{ version: number }>`select version from offers where offer_id = ${id}`.execute(t.db.db);
     const feedBefore = await sql<{ n: number }>`select count(*)::int as n from website_changes where entity_id = ${id}`.execute(t.db.db);
     bundle.offers![2]!.slug = 'Dom z basenem — Łódź';
-    const report = await importAndSee(bundle);
+    const report = await importAndSee(t, bundle);
     expect(report.changed).toBe(true);
     expect(report.counts.offers.changed).toBe(1);
     expect(await slugOf('offers', id)).toBe('dom-z-basenem-lodz');
@@ -94,30 +86,30 @@ describe('slugs made by the import', () => {
       expect((await resolve('offer', asked)).json()).toEqual({ kind: 'offer', id, slug: 'dom-z-basenem-lodz' });
     }
     // The same bundle again changes nothing; leaving the slug out keeps it.
-    expect((await importAndSee(bundle)).changed).toBe(false);
+    expect((await importAndSee(t, bundle)).changed).toBe(false);
     delete bundle.offers![2]!.slug;
-    expect((await importAndSee(bundle)).changed).toBe(false);
+    expect((await importAndSee(t, bundle)).changed).toBe(false);
     expect(await slugOf('offers', id)).toBe('dom-z-basenem-lodz');
     // Its own old slug may come back.
     bundle.offers![2]!.slug = 'dom-z-ogrodem-lodz';
-    await importAndSee(bundle);
+    await importAndSee(t, bundle);
     expect((await resolve('offer', 'dom-z-basenem-lodz')).json().slug).toBe('dom-z-ogrodem-lodz');
   });
 
   it('a given slug that another entity has or had, or that two records give, is a problem of its record', async () => {
     const { bundle, ids } = bundleWithKey();
-    await importAndSee(bundle);
+    await importAndSee(t, bundle);
     const taken = await slugOf('offers', ids.offers[2]!);
     const clash: Bundle = structuredClone(bundle);
     clash.offers![0]!.slug = taken;
-    expect(await problemsOf(importAndSee(clash))).toEqual([
+    expect(await problemsOf(importAndSee(t, clash))).toEqual([
       `record 6 offers[0].slug: slug '${taken}' is already used by offer ${ids.offers[2]} of the organization (slugs are never reused: old ones keep resolving)`,
     ]);
     const twice: Bundle = structuredClone(bundle);
     twice.offers![0]!.slug = 'nowa-oferta';
     twice.offers![1]!.slug = 'Nowa oferta';
     twice.offers![2]!.slug = '!!!';
-    expect(await problemsOf(importAndSee(twice))).toEqual([
+    expect(await problemsOf(importAndSee(t, twice))).toEqual([
       'record 7 offers[1].slug: slug \'nowa-oferta\' is also given to another offer (record 6)',
       'record 8 offers[2].slug: a slug needs at least one letter or digit',
     ]);
@@ -126,7 +118,7 @@ describe('slugs made by the import', () => {
     const other = bundleWithKey();
     other.bundle.websites![0]!.api_keys = [];
     other.bundle.offers![0]!.slug = taken;
-    await importAndSee(other.bundle);
+    await importAndSee(t, other.bundle);
     expect(await slugOf('offers', other.ids.offers[0]!)).toBe(taken);
     expect((await resolve('offer', taken)).json().id).toBe(ids.offers[2]);
   });
@@ -134,7 +126,7 @@ describe('slugs made by the import', () => {
   it('long titles are cut after a whole word to 80 characters', async () => {
     const { bundle, ids } = bundleWithKey();
     (bundle.offers![0]!.offer_data as Record<string, unknown>).title = 'Słoneczne '.repeat(12);
-    await importAndSee(bundle);
+    await importAndSee(t, bundle);
     const slug = await slugOf('offers', ids.offers[0]!);
     expect(slug).toBe(Array(8).fill('sloneczne').join('-'));
     expect(slug.length).toBeLessThanOrEqual(80);
@@ -146,13 +138,13 @@ describe('GET /api/v1/slugs/{kind}/{slug}', () => {
     const { bundle, ids } = bundleWithKey();
     bundle.offers![0]!.is_active = false;
     bundle.websites![0]!.scope = { investment_ids: [ids.investment] };
-    await importAndSee(bundle);
+    await importAndSee(t, bundle);
     expect((await resolve('offer', await slugOf('offers', ids.offers[0]!))).statusCode).toBe(404);
     expect((await resolve('offer', 'dom-z-ogrodem-lodz')).json()).toEqual({ detail: 'Slug not found' });
     const otherInvestment = randomUUID();
     bundle.investments!.push({ investment_id: otherInvestment, organization_id: ids.org, name: 'Inne', is_active: true });
     bundle.offers![0]!.is_active = true;
-    await importAndSee(bundle);
+    await importAndSee(t, bundle);
     expect((await resolve('offer', await slugOf('offers', ids.offers[0]!))).statusCode).toBe(200);
     expect((await resolve('investment', 'osiedle')).statusCode).toBe(200);
     expect((await resolve('investment', 'inne')).statusCode).toBe(404);
@@ -160,7 +152,7 @@ describe('GET /api/v1/slugs/{kind}/{slug}', () => {
 
   it('original answers carry no slug', async () => {
     const { bundle, ids } = bundleWithKey();
-    await importAndSee(bundle);
+    await importAndSee(t, bundle);
     const offer = await get(t, `/api/v1/offers/${ids.offers[0]}`, { key: KEY });
     expect(offer.statusCode).toBe(200);
     expect(offer.body).not.toContain('slug');
