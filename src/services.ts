@@ -117,11 +117,11 @@ export function createServices(config: Config, db: DbHandle, options: ServiceOpt
     contentVersion,
     responseCache,
     // Offer bodies are kept by row version (never stale), whatever RESPONSE_CACHE says.
-    transparencyFiles: new TransparencyFileCache(),
     offers: new OfferReader(readDb, config.offerBodyCacheBytes > 0 ? new OfferBodyCache(config.offerBodyCacheBytes) : undefined),
     // Read at the database's current content version (never stale).
     facetColumns: config.facetColumnsBytes > 0 ? new OfferColumnsCache(config.facetColumnsBytes) : undefined,
     xmlFragments: new FragmentCache(OFFER_DATA_FRAGMENT_CHARS),
+    transparencyFiles: new TransparencyFileCache(),
     webhookSender,
     photos,
     publicUrl: config.publicUrl,

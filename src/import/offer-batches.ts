@@ -221,15 +221,15 @@ export class OfferBatches {
     const seen = drafts.length > 0 && ctx.prune ? rememberSeenOffers(ctx.db, drafts.map((d) => d.offer_id)) : undefined;
     // Photo sources are queued in the import's transaction (fetched once it commits); a known
     // source costs an index lookup, an unavailable one is retried.
-    const photoUrls = ctx.writing ? checked.flatMap((c) => (c.write ? (c.queued.photos ?? []) : [])) : [];
+    const photoUrls = written.flatMap((c) => c.queued.photos ?? []);
     const queueing = photoUrls.length > 0 ? enqueuePhotoSources(ctx.db, photoUrls) : undefined;
     const owners = storedOwners(ctx.db, 'offer', checked.map((c) => c.queued.record.offer_id));
-    const given = checked.flatMap(({ queued: q, write }) =>
-      write && q.slug !== undefined
+    const given = written.flatMap(({ queued: q }) =>
+      q.slug !== undefined
         ? [{ kind: 'offer' as const, entityId: q.record.offer_id, organizationId: q.record.organization_id, slug: q.slug, recordNo: q.recordNo, path: q.path }]
         : [],
     );
-    const noting = ctx.writing ? noteGivenSlugs(ctx.db, given) : undefined;
+    const noting = given.length > 0 ? noteGivenSlugs(ctx.db, given) : undefined;
     const [outcome, stored] = await Promise.all([writing, owners, seen, adding, queueing, noting]);
     if (outcome) ctx.counts.add('offers', outcome.counts);
     if (outcome && outcome.late.length > 0) {
