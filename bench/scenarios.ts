@@ -395,6 +395,15 @@ export function buildScenarios(manifest: CatalogManifest, settings: ScenarioSett
       check: jsonCheck(401, (json) => (json.detail === 'Invalid API key' ? undefined : `unexpected body ${JSON.stringify(json)}`)),
     },
     {
+      id: 'invalid-key-401-flood',
+      label: 'GET organization with a new unknown key each time → 401',
+      expectedStatus: 401,
+      // Guesses that do not repeat within the key cache's lifetime: 20,000 keys walked in turn, so
+      // without the key directory nearly every request would be a database lookup.
+      prepare: fixed(unknownKeys(20_000).map((key) => ({ method: 'GET', path: '/api/v1/organization', headers: { authorization: key } }))),
+      check: jsonCheck(401, (json) => (json.detail === 'Invalid API key' ? undefined : `unexpected body ${JSON.stringify(json)}`)),
+    },
+    {
       id: 'page100-json',
       label: 'POST offers, 100 per page, all includes (JSON)',
       expectedStatus: 200,
