@@ -109,7 +109,17 @@ export function createServices(config: Config, db: DbHandle, options: ServiceOpt
     fetchConcurrency: config.imageFetchConcurrency,
     pollMs: config.imageFetchPollMs,
     memoryCacheBytes: config.imageMemoryCacheBytes,
+    ...(metrics
+      ? {
+          observer: {
+            fetched: (outcome) => metrics.photoFetches.inc({ outcome }),
+            variantLookup: (result) => metrics.photoVariantLookups.inc({ result }),
+            rendered: (seconds) => metrics.photoRenderDuration.observe(seconds),
+          },
+        }
+      : {}),
   });
+  metrics?.watchPhotos(() => photos.pendingSources(), () => photos.fetcher.fetching);
   contentVersion.onChange(() => photos.wake());
 
   let listener: { stop(): Promise<void> } | undefined;

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import { KEYS } from '../helpers/fixtures.js';
 import { onPostgres } from '../helpers/db.js';
 import { sample } from '../helpers/metrics-text.js';
@@ -125,6 +126,21 @@ describe.runIf(onPostgres)('a cluster (WEB_CONCURRENCY=2) with METRICS_PORT and 
   afterAll(async () => {
     if (server) await stopServer(server);
     await database?.destroy();
+  });
+
+  it('reports the photo queue once, not once per worker (both read the same table)', async () => {
+    const client = new pg.Client({ connectionString: database.env.DATABASE_URL });
+    await client.connect();
+    try {
+      // Three sources queued for tomorrow: pending, and no fetcher takes them meanwhile.
+      await client.query(
+        `insert into photo_sources (source_id, url, next_attempt_at)
+         select 'queued-' || n, 'https://crm.example.pl/queued/' || n || '.jpg', now() + interval '1 day' from generate_series(1, 3) as n`,
+      );
+    } finally {
+      await client.end();
+    }
+    expect(sample(await scrape(metricsPort, { authorization: `Bearer ${TOKEN}` }), 'estate_photo_queue_sources')).toBe(3);
   });
 
   it('answers the sum of every worker, on its port and through GET /metrics with the token', async () => {

@@ -23,6 +23,9 @@ export interface FetcherLog {
   warn(object: object, message: string): void;
 }
 
+/** How a fetch ended: kept, recorded unavailable, or handed back because the instance stopped. */
+export type FetchOutcome = 'ready' | 'unavailable' | 'released';
+
 export interface PhotoFetcherOptions {
   db: Kysely<Database>;
   log: FetcherLog;
@@ -33,6 +36,8 @@ export interface PhotoFetcherOptions {
   concurrency: number;
   /** How often to look for due sources when nothing wakes the fetcher. */
   pollMs: number;
+  /** Told how each fetch ended (metrics). */
+  onFetched?: (outcome: FetchOutcome) => void;
 }
 
 /** A claim is this instance's for the fetch's time limit plus this margin (inspection, writing the file). */
@@ -108,6 +113,7 @@ export class PhotoFetcher {
   private launch(claim: ClaimedSource): void {
     const controller = new AbortController();
     const done = this.process(claim, controller.signal)
+      .then((outcome) => this.options.onFetched?.(outcome))
       .catch((error: unknown) =>
         this.options.log.warn({ err: error, source: claim.url }, 'photos: could not record a fetch; it is fetched again when its lease ends'),
       )
@@ -119,25 +125,29 @@ export class PhotoFetcher {
     this.inFlight.set(claim.source_id, { controller, done });
   }
 
-  private async process(claim: ClaimedSource, stop: AbortSignal): Promise<void> {
+  private async process(claim: ClaimedSource, stop: AbortSignal): Promise<FetchOutcome> {
     const { db, log, allowed, limits, store, gate } = this.options;
-    if (this.stopped) return releaseSourceClaim(db, claim);
+    const release = async () => {
+      await releaseSourceClaim(db, claim);
+      return 'released' as const;
+    };
+    const unavailable = async (reason: string) => {
+      log.warn({ source: claim.url, reason }, 'photo source unavailable');
+      await markSourceUnavailable(db, claim, reason);
+      return 'unavailable' as const;
+    };
+    if (this.stopped) return release();
     const fetched = await fetchSourceOrDemo(claim.url, allowed, limits, stop);
-    if (stop.aborted) return releaseSourceClaim(db, claim);
-    if (!fetched.ok) {
-      log.warn({ source: claim.url, reason: fetched.reason }, 'photo source unavailable');
-      return markSourceUnavailable(db, claim, fetched.reason);
-    }
+    if (stop.aborted) return release();
+    if (!fetched.ok) return unavailable(fetched.reason);
     const inspection = await gate.run(() => inspectSource(fetched.bytes, limits.maxPixels));
-    if (!inspection.ok) {
-      log.warn({ source: claim.url, reason: inspection.reason }, 'photo source unavailable');
-      return markSourceUnavailable(db, claim, inspection.reason);
-    }
+    if (!inspection.ok) return unavailable(inspection.reason);
     const contentHash = contentHashOf(fetched.bytes);
     const file = store.sourcePath(contentHash);
     if (!(await store.has(file))) await store.write(file, fetched.bytes);
-    if (stop.aborted) return releaseSourceClaim(db, claim);
+    if (stop.aborted) return release();
     await markSourceReady(db, claim, { contentHash, width: inspection.width, height: inspection.height, placeholder: inspection.placeholder });
     log.info({ source: claim.url, width: inspection.width, height: inspection.height }, 'photo source ready');
+    return 'ready';
   }
 }
