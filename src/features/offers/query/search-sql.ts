@@ -62,7 +62,9 @@ export function searchCondition(search: string, organizationId: string, lang?: s
   // Translations (E12): with `lang`, an offer whose translation into it has every word matches too.
   const words = translationSearchWords(search);
   if (words.length === 0) return original;
-  return sql<SqlBool>`(${original} or (o.translation_vector is not null and o.translation_vector @@ ecs_translation_query(${lang}::text, ${words}::text[], true)))`;
+  const translated = sql<SqlBool>`(o.translation_vector is not null and o.translation_vector @@ ecs_translation_query(${lang}::text, ${words}::text[], true))`;
+  // A search with no word of the original's alphabet (Cyrillic) would match every offer there.
+  return searchTerms(search).length === 0 ? translated : sql<SqlBool>`(${original} or ${translated})`;
 }
 
 /**
