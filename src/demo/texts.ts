@@ -169,7 +169,7 @@ export function offerInEnglish(f: OfferFacts): { title: string; description: str
         ? 'commercial space'
         : `${f.rooms}-room flat`;
   const deal = f.offerType.endsWith('RENTALS') ? 'for rent' : 'for sale';
-  const size = String(f.size).replace('.', ',');
+  const size = String(f.size);
   const extras = [f.hasBalcony && 'a balcony', f.hasTerrace && 'a terrace', f.hasGarden && 'a garden', f.hasElevator && 'a lift']
     .filter((x): x is string => typeof x === 'string');
   const floor = f.floor === 0 ? 'on the ground floor' : `on floor ${f.floor} of ${f.totalFloors}`;
