@@ -84,7 +84,7 @@ if (args.help) {
   --duration S       measured seconds per scenario and round (default 6)
   --connections N    concurrent connections (default 50)
   --only ID,ID       only these scenarios (organization, branches, offer-json, offer-xml, offer-include,
-                     list-default, list-filtered, list-deep, investment-offers, revalidate-304,
+                     list-default, list-lang, list-filtered, list-deep, investment-offers, revalidate-304,
                      unauthorized-401, invalid-key-401, invalid-key-401-flood, page100-json, page100-xml,
                      search-box, radius, facets, changes, list-sparse, similar, clusters-all, photo-variant,
                      prices-csv)

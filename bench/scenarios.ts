@@ -336,6 +336,15 @@ export function buildScenarios(manifest: CatalogManifest, settings: ScenarioSett
       check: jsonCheck(200, pageCheck(true, (items) => (items.length === 50 ? undefined : `expected 50 items, got ${items.length}`))),
     },
     {
+      // Extension E12: list-default's page in English (a fifth of the catalogue's offers have an
+      // English translation, the demo's); the target is at most 10% below list-default.
+      id: 'list-lang',
+      label: 'POST offers, default page, "lang": "en"',
+      expectedStatus: 200,
+      prepare: fixed(orgs.map((org) => post(org, '/api/v1/offers', { pagination: {}, lang: 'en' }))),
+      check: jsonCheck(200, pageCheck(true, (items) => (items.length === 50 ? undefined : `expected 50 items, got ${items.length}`))),
+    },
+    {
       id: 'list-filtered',
       label: 'POST offers, filtered + sorted by price',
       expectedStatus: 200,
