@@ -56,7 +56,11 @@ export class PhotoFetcher {
       pollMs: options.pollMs,
       claim: (limit) => claimDueSources(db, limit, limits.timeoutMs + FETCH_LEASE_MARGIN_MS),
       idOf: (claim) => claim.source_id,
-      run: async (claim, stop) => options.onFetched?.(await this.process(claim, stop)),
+      run: async (claim, stop) => {
+        // Not `onFetched?.(await …)`: without a listener that would skip the fetch itself.
+        const outcome = await this.process(claim, stop);
+        options.onFetched?.(outcome);
+      },
       onClaimFailed: (error) => log.warn({ err: error }, 'photos: could not look for due sources; trying again later'),
       onRunFailed: (error, claim) => log.warn({ err: error, source: claim.url }, 'photos: could not record a fetch; it is fetched again when its lease ends'),
       onEnded: () => {
