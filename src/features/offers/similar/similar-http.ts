@@ -6,8 +6,10 @@
 import Type from 'typebox';
 import { keyedOperation, sendDetail, type KeyedContext, type PartReader } from '../../../http/operation.js';
 import { readContentVersion } from '../../content-version/index.js';
-import { loadOfferColumns } from '../facets/columns-read.js';
+import { offerColumnsLoader } from '../facets/columns-read.js';
 import { similarityFactsFromColumns } from './similar-columns.js';
+import type { OfferColumns } from '../facets/columns.js';
+import { memoryCanAnswer, rowsFromMemory } from '../cards/memory-answers.js';
 import { JSON_TYPE } from '../../../http/content-types.js';
 import type { InputChecker } from '../../../http/validation/input-checker.js';
 import { errorResponses } from '../../../http/schemas/error-responses.js';
@@ -56,18 +58,35 @@ const DESCRIPTION =
 
 /**
  * The facts of the offer and its candidates: from the organization's in-memory columns at the
- * current content version when they hold it (one pass over typed arrays), else from SQL.
+ * current content version when they hold it (one pass over typed arrays, and the snapshot, whose
+ * cards may give the offers shown), else from SQL.
  */
 async function similarityFacts(ctx: KeyedContext, offerId: string) {
   const cache = ctx.services.facetColumns;
   if (cache) {
     const version = await readContentVersion(ctx.db);
     if (version !== undefined) {
-      const columns = await cache.get(ctx.caller.organizationId, version, (org, maxRows) => loadOfferColumns(ctx.db, org, maxRows));
-      if (columns) return similarityFactsFromColumns(columns, ctx.caller, offerId);
+      const columns = await cache.get(ctx.caller.organizationId, version, offerColumnsLoader(ctx.db));
+      if (columns) {
+        const facts = similarityFactsFromColumns(columns, ctx.caller, offerId);
+        return facts && { ...facts, columns };
+      }
     }
   }
   return readSimilarityFacts(ctx.db, ctx.caller, offerId);
+}
+
+/**
+ * The ranked offers' views: from the snapshot's cards when `fields` are all on them (no body read),
+ * else by their ids (bodies from the offer body cache, the scope once more).
+ */
+async function rankedOffers(ctx: KeyedContext, columns: OfferColumns | undefined, offerIds: string[], fields: FieldSelection | undefined): Promise<OfferView[]> {
+  const request = { fields };
+  if (columns !== undefined && memoryCanAnswer(request)) {
+    const rows = rowsFromMemory(columns, { scope: ctx.caller.scope }, offerIds, request.fields);
+    if (rows !== undefined) return ctx.services.offers.viewsOfCards(ctx.caller, rows, new Set(), request.fields);
+  }
+  return ctx.services.offers.findMany(ctx.caller, offerIds, fields);
 }
 
 export const similarOffersOperation = keyedOperation({
@@ -89,8 +108,7 @@ export const similarOffersOperation = keyedOperation({
     ctx.reply.type(JSON_TYPE);
     const ranked = rankSimilar(facts.base, facts.candidates, size);
     if (ranked.length === 0) return { items: [], size } satisfies SimilarView;
-    // The ranked offers by their ids (bodies from the offer body cache, the scope once more).
-    const offers = await ctx.services.offers.findMany(ctx.caller, ranked.map((r) => r.offer_id), fields);
+    const offers = await rankedOffers(ctx, 'columns' in facts ? facts.columns : undefined, ranked.map((r) => r.offer_id), fields);
     const byId = new Map(offers.map((offer) => [offer.offer_id, offer]));
     // An offer changed by an import between the two reads is left out rather than shown stale.
     const items = ranked.flatMap(({ offer_id, score }) => {
