@@ -6,7 +6,8 @@
  * stale (imports bump the version in the transaction that changes offers). Concurrent requests
  * share one load. Bounded by bytes (LRU over organizations); an organization too large for the
  * bound is answered by SQL instead (load returns undefined). A snapshot whose cards (extension
- * E13) would not fit the bound is kept without them: its sparse answers take the body path.
+ * E13) would not fit beside the snapshots held is kept without them: its sparse answers take the
+ * body path.
  *
  * A running instance loads the organizations at start and again after each import (warm()), in
  * the background, so that no request pays a load it can avoid.
@@ -60,8 +61,10 @@ export class OfferColumnsCache {
     let pending = this.loading.get(organizationId);
     if (pending === undefined) {
       pending = load(organizationId, this.maxRows, held).then((loaded) => {
-        // Cards that would not fit: the columns alone (they always fit, by maxRows).
-        const columns = loaded !== undefined && snapshotBytes(loaded) > this.maxBytes ? { ...loaded, cards: undefined } : loaded;
+        // Cards that would not fit beside the other organizations' snapshots: the columns alone
+        // (cards never evict another organization's columns; the columns always fit, by maxRows).
+        const others = this.lru.calculatedSize - (this.lru.peek(organizationId) !== undefined ? snapshotBytes(this.lru.peek(organizationId)!) : 0);
+        const columns = loaded?.cards !== undefined && others + snapshotBytes(loaded) > this.maxBytes ? { ...loaded, cards: undefined } : loaded;
         if (columns === undefined) this.tooLarge.set(organizationId, version);
         else {
           this.tooLarge.delete(organizationId);
