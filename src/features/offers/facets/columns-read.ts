@@ -129,3 +129,11 @@ async function cardSources(db: ReadDb, organizationId: string, rows: readonly Co
 export function offerColumnsLoader(db: ReadDb): ColumnLoader {
   return (organizationId, maxRows, previous) => loadOfferColumns(db, organizationId, maxRows, { cards: true, previous });
 }
+
+/** The organizations with active offers and how many, largest first (what the warmer loads at start). */
+export async function activeOrganizations(db: ReadDb): Promise<{ id: string; rows: number }[]> {
+  return (
+    await sql<{ id: string; rows: number }>`select organization_id as id, count(*)::int as rows from offers
+      where is_active group by organization_id order by count(*) desc, organization_id`.execute(db)
+  ).rows;
+}

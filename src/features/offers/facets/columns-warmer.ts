@@ -5,12 +5,11 @@
  * that no request pays the load (with the cards, it reads the offers' bodies). One organization at
  * a time, in the background; a request that arrives meanwhile shares the load under way.
  */
-import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ReadDb } from '../../../db/readonly.js';
 import { readContentVersion } from '../../content-version/index.js';
 import type { OfferColumnsCache } from './columns-cache.js';
-import { offerColumnsLoader } from './columns-read.js';
+import { activeOrganizations, offerColumnsLoader } from './columns-read.js';
 
 export class OfferColumnsWarmer {
   private running: Promise<void> = Promise.resolve();
@@ -29,10 +28,7 @@ export class OfferColumnsWarmer {
     this.queue(async () => {
       const version = await readContentVersion(this.db);
       if (version === undefined) return;
-      const organizations = (
-        await sql<{ id: string; rows: number }>`select organization_id as id, count(*)::int as rows from offers
-          where is_active group by organization_id order by count(*) desc, organization_id`.execute(this.db)
-      ).rows;
+      const organizations = await activeOrganizations(this.db);
       await this.load(organizations, version, 'offer columns loaded');
     });
   }
