@@ -26,7 +26,9 @@ import type { Services } from '../../../../src/services.js';
 import { buildTestApp, post, type TestApp } from '../../../helpers/app.js';
 import { scaled } from '../../../helpers/scale.js';
 import { AGENTS, BRANCHES, generateWorld, insertWorld, INVESTMENTS, WORLD_KEY, WORLD_ORG } from '../../../helpers/offer-world.js';
-import { generateMapWorld, insertMapWorld, MAP_INVESTMENTS, MAP_KEY, MAP_ORG, MAP_SCOPED_KEY } from '../../../helpers/map-world.js';
+import { generateMapWorld, insertMapWorld, MAP_INVESTMENTS, MAP_KEY, MAP_ORG, MAP_SCOPE, MAP_SCOPED_KEY } from '../../../helpers/map-world.js';
+import { rankSimilarFromColumns, similarityFactsFromColumns } from '../../../../src/features/offers/similar/similar-columns.js';
+import { rankSimilar } from '../../../../src/features/offers/similar/similar-score.js';
 
 let t: TestApp;
 /** The same service without offer columns: every sparse answer from the bodies. */
@@ -134,6 +136,22 @@ describe('sparse answers from memory are the body path answers', () => {
         await sameAnswer((app) => app.inject({ method: 'GET', url: `/api/v1/offers/${id}/similar?size=${size}&fields=${fields.join(',')}`, headers: { authorization: key } }));
       }),
       { numRuns: scaled('MEMORY_ANSWER_RUNS', 60, 400) },
+    );
+  });
+
+  it('similar offers ranked in one pass over the columns are rankSimilar over all the facts', async () => {
+    const version = (await readContentVersion(t.db.db))!;
+    const snapshots = [(await loadOfferColumns(t.db.db, MAP_ORG, 1_000_000))!, (await loadOfferColumns(t.db.db, WORLD_ORG, 1_000_000))!];
+    const ids = [...mapWorld.map((o) => o.offer_id), ...world.map((o) => o.offer_id)];
+    expect(version).toBeDefined();
+    fc.assert(
+      fc.property(fc.constantFrom(...snapshots), fc.constantFrom(...ids), fc.constantFrom(null, MAP_SCOPE), fc.integer({ min: 1, max: 24 }), (columns, id, scope, size) => {
+        const visibility = { organizationId: MAP_ORG, scope };
+        const facts = similarityFactsFromColumns(columns, visibility, id);
+        const ranked = rankSimilarFromColumns(columns, visibility, id, size);
+        expect(ranked).toEqual(facts && rankSimilar(facts.base, facts.candidates, size));
+      }),
+      { numRuns: scaled('MEMORY_ANSWER_RUNS', 300, 2000) },
     );
   });
 
