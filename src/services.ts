@@ -110,8 +110,10 @@ export function createServices(config: Config, db: DbHandle, options: ServiceOpt
 
   // Read at the database's current content version (never stale).
   const facetColumns = config.facetColumnsBytes > 0 ? new OfferColumnsCache(config.facetColumnsBytes) : undefined;
-  // Loaded at start and after each import, so that no request pays the load.
-  const columnsWarmer = facetColumns ? new OfferColumnsWarmer(readDb, facetColumns, log.child({ component: 'offer-columns' })) : undefined;
+  // Loaded at start and after each import, so that no request pays the load. On PostgreSQL only:
+  // the embedded database has one connection, which a load of every body would hold for seconds
+  // in front of every request and the webhook sender; there the first call that needs them loads.
+  const columnsWarmer = facetColumns && db.kind === 'postgres' ? new OfferColumnsWarmer(readDb, facetColumns, log.child({ component: 'offer-columns' })) : undefined;
   if (columnsWarmer) contentVersion.onChange((version) => columnsWarmer.contentChanged(version));
 
   let listener: { stop(): Promise<void> } | undefined;
