@@ -6,6 +6,7 @@
  *   metrics/     the Prometheus registry (a leaf: anyone may be handed it)
  *   db/          connection, table types, the migrator and its frozen migrations, SQL routines, upsert
  *   xml/         XML escaping and element writers
+ *   jobs/        the background workers' shared claim loop (a leaf: the wings hand it their SQL)
  *   features/    one wing per feature: catalog, offers, access, change-feed, webhooks,
  *                content-version, mirror. A wing's core (model, reads, writes, its own modules) is
  *                reached through its index.ts; its faces (http.ts, cli.ts, *-http.ts) are
@@ -25,7 +26,7 @@ const layer = (name, mayNotImport, comment) => ({
 });
 
 const SHELL = ['app', 'routes', 'server', 'services', 'config'];
-const ABOVE_DB = ['contract', 'xml', 'features', 'import', 'demo', 'http', 'cli', ...SHELL];
+const ABOVE_DB = ['contract', 'xml', 'jobs', 'features', 'import', 'demo', 'http', 'cli', ...SHELL];
 
 module.exports = {
   forbidden: [
@@ -36,11 +37,12 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
-    layer('metrics', ['db', 'text', 'contract', 'xml', 'features', 'import', 'demo', 'http', 'cli', ...SHELL], 'Metrics know nothing of the service: they are handed the figures.'),
-    layer('text', ['db', 'contract', 'metrics', 'xml', 'features', 'import', 'demo', 'http', 'cli', ...SHELL], 'Words for people know nothing of the service.'),
-    layer('contract', ['db', 'metrics', 'xml', 'features', 'import', 'demo', 'http', 'cli', ...SHELL], 'The contract is the interface\'s vocabulary: pure, beneath everything.'),
+    layer('metrics', ['db', 'text', 'jobs', 'contract', 'xml', 'features', 'import', 'demo', 'http', 'cli', ...SHELL], 'Metrics know nothing of the service: they are handed the figures.'),
+    layer('text', ['db', 'contract', 'jobs', 'metrics', 'xml', 'features', 'import', 'demo', 'http', 'cli', ...SHELL], 'Words for people know nothing of the service.'),
+    layer('jobs', ['db', 'text', 'contract', 'metrics', 'xml', 'features', 'import', 'demo', 'http', 'cli', ...SHELL], 'The claim loop only schedules: what a job is and how it is claimed are its callers\' business.'),
+    layer('contract', ['db', 'metrics', 'jobs', 'xml', 'features', 'import', 'demo', 'http', 'cli', ...SHELL], 'The contract is the interface\'s vocabulary: pure, beneath everything.'),
     layer('db', ABOVE_DB.filter((name) => name !== 'contract'), 'The database layer knows only itself and the contract\'s forms.'),
-    layer('xml', ['db', 'features', 'import', 'demo', 'http', 'cli', ...SHELL], 'XML writes elements; what they hold is the callers\' business.'),
+    layer('xml', ['db', 'jobs', 'features', 'import', 'demo', 'http', 'cli', ...SHELL], 'XML writes elements; what they hold is the callers\' business.'),
     layer('import', ['demo', 'http', 'cli', ...SHELL], 'The import calls the wings\' writes; it never serves or parses a command line.'),
     layer('demo', ['http', 'cli', ...SHELL], 'The demo is data plus the import.'),
     layer('http', ['import', 'demo', 'cli', ...SHELL.filter((name) => name !== 'services')], 'The HTTP plumbing reads; it never imports content or runs commands.'),

@@ -173,6 +173,9 @@ export function evaluateTargets(report: Pick<BenchReport, 'scenarios' | 'import'
   targets.push(ratioTarget(report, 'POST radius query sorted by distance, cache off', 'radius', 'off', 0.01));
   targets.push(ratioTarget(report, 'POST facets (4 facets, 2 stats, 3 filters), cache off', 'facets', 'off', 0.02));
   targets.push(ratioTarget(report, 'GET changes, page of 1,000, cache off', 'changes', 'off', 0.01));
+  // Issues 24 and 25: files served from the service's own memory (the response cache plays no part).
+  targets.push(ratioTarget(report, "GET today's price CSV (10,000 offers, gzip), from memory", 'prices-csv', 'on', 0.05));
+  targets.push(ratioTarget(report, 'GET a cached photo variant', 'photo-variant', 'on', 0.3));
 
   const imported = report.import;
   const importName = `import of ${imported.offers.toLocaleString('en-US')} offers${report.quick ? ' (quick catalog)' : ''}`;

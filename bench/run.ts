@@ -42,6 +42,7 @@ import {
   type ScenarioOutcome,
 } from './report.js';
 import { buildScenarios, type Scenario } from './scenarios.js';
+import { enableTransparency, timeColdBuilds } from './transparency.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
@@ -83,9 +84,10 @@ if (args.help) {
   --duration S       measured seconds per scenario and round (default 6)
   --connections N    concurrent connections (default 50)
   --only ID,ID       only these scenarios (organization, branches, offer-json, offer-xml, offer-include,
-                     list-default, list-filtered, list-deep, investment-offers, revalidate-304,
-                     unauthorized-401, invalid-key-401, page100-json, page100-xml, search-box, radius, facets,
-                     changes, list-sparse, similar, clusters-all, photo-variant)
+                     list-default, list-lang, list-filtered, list-deep, investment-offers, revalidate-304,
+                     unauthorized-401, invalid-key-401, invalid-key-401-flood, page100-json, page100-xml,
+                     search-box, radius, facets, changes, list-sparse, similar, clusters-all, photo-variant,
+                     prices-csv)
   --keep-catalog     keep the generated NDJSON in bench/results/tmp/
 
 A run with --only writes bench/results/latest-partial.* (the published latest.* stay as they are).
@@ -280,6 +282,8 @@ async function startService(mode: CacheMode, url: string): Promise<{ child: Chil
       PORT: String(port),
       LOG_LEVEL: serviceLogLevel,
       RESPONSE_CACHE: mode,
+      // The load comes from one address and 50 connections: a per-minute budget would turn it into 429s.
+      RATE_LIMIT_PER_MINUTE: '0',
     },
   });
   const origin = `http://127.0.0.1:${port}`;
@@ -332,12 +336,15 @@ interface ModeResults {
   floor: FloorOutcome;
   scenarios: ScenarioOutcome[];
   peakRssMb: number;
+  /** Facts the scenarios found while preparing. */
+  notes: string[];
 }
 
 async function measureMode(mode: CacheMode, url: string, floorOrigin: string, scenarios: Scenario[]): Promise<ModeResults> {
   log(`\nstarting the service with RESPONSE_CACHE=${mode} (node dist/server.js)...`);
   const service = await startService(mode, url);
   const prepared: { scenario: Scenario; pool: RequestSpec[]; rounds: LoadResult[]; problem?: string; status: ScenarioOutcome['status'] }[] = [];
+  const notes: string[] = [];
   for (const scenario of scenarios) {
     const ready = await scenario.prepare(service.origin).catch((error: unknown) => ({ problem: `could not prepare: ${String(error)}` }));
     if ('notApplicable' in ready) {
@@ -347,6 +354,10 @@ async function measureMode(mode: CacheMode, url: string, floorOrigin: string, sc
     if ('problem' in ready) {
       prepared.push({ scenario, pool: [], rounds: [], status: 'error', problem: ready.problem });
       continue;
+    }
+    if (ready.note) {
+      log(`  ${scenario.label}: ${ready.note}`);
+      notes.push(`${scenario.label}, cache ${mode}: ${ready.note}.`);
     }
     // Check real answers first (three requests, different websites): a fast wrong answer is no result.
     let problem: string | undefined;
@@ -425,7 +436,7 @@ async function measureMode(mode: CacheMode, url: string, floorOrigin: string, sc
       peakRssMb: mb(Math.max(...entry.rounds.map((r) => r.peakRssKb ?? 0))),
     };
   });
-  return { floor, scenarios: scenarioOutcomes, peakRssMb: mb(peakRssKb) };
+  return { floor, scenarios: scenarioOutcomes, peakRssMb: mb(peakRssKb), notes };
 }
 
 function xmlVsJson(scenarios: readonly ScenarioOutcome[], mode: CacheMode): number | undefined {
@@ -434,6 +445,28 @@ function xmlVsJson(scenarios: readonly ScenarioOutcome[], mode: CacheMode): numb
   if (json?.status !== 'ok' || xml?.status !== 'ok' || !json.median || !xml.median) return undefined;
   // cost per page = 1 / throughput at the same concurrency
   return json.median.requestsPerSecond / xml.median.requestsPerSecond;
+}
+
+/**
+ * Turns the first organization's price-transparency dataset on (the operator's command) and times
+ * cold builds of its CSV in this process, apart from the HTTP load; returns the report's notes.
+ */
+async function prepareTransparency(manifest: CatalogManifest, url: string): Promise<string[]> {
+  const organization = manifest.organizations[0]!;
+  log(`turning on the price-transparency dataset of ${organization.organization_id} (node dist/cli/index.js transparency enable)...`);
+  await enableTransparency(ROOT, url, organization.organization_id);
+  const builds = await timeColdBuilds(url, organization.organization_id, 5);
+  const first = builds[0]!;
+  const range = (pick: (b: (typeof builds)[number]) => number) => {
+    const values = builds.map(pick);
+    return `${Math.round(median(values))} ms (${Math.round(Math.min(...values))}–${Math.round(Math.max(...values))})`;
+  };
+  const line =
+    `today's price CSV of ${first.rows.toLocaleString('en-US')} offers (${(first.bytes / 1e6).toFixed(1)} MB, ${Math.round(first.gzippedBytes / 1024)} KB gzipped) ` +
+    `built cold ${builds.length} times in process: median ${range((b) => b.totalMs)}; statement ${range((b) => b.statementMs)}, rows ${range((b) => b.writeMs)}, ` +
+    `hash ${range((b) => b.hashMs)}, gzip ${range((b) => b.gzipMs)}; load average ${(os.loadavg()[0] ?? 0).toFixed(1)}`;
+  log(`  ${line}`);
+  return [`Price-transparency dataset (organization ${organization.organization_id}): ${line}.`];
 }
 
 async function main(): Promise<void> {
@@ -475,6 +508,7 @@ async function main(): Promise<void> {
     bigPagesPerOrganization: quick ? 2 : 10,
   });
   if (only) scenarios = scenarios.filter((s) => only.has(s.id));
+  const transparencyNotes = scenarios.some((s) => s.id === 'prices-csv') ? await prepareTransparency(manifest, database.url) : [];
 
   log('starting the floor server (bare Fastify, 17-byte JSON)...');
   const floor = await startFloor();
@@ -493,6 +527,7 @@ async function main(): Promise<void> {
     'Response sizes are as sent (no Accept-Encoding), headers included.',
   ];
   if (facts.offersAnalyzed === 'no') notes.push('The offers table had no planner statistics after the import (neither the import nor autovacuum had run ANALYZE).');
+  notes.push(...transparencyNotes, ...results.flatMap((r) => r.notes));
   if (quick) notes.push('Quick run: a small catalog and one short round; figures are noisy and are not the published ones.');
 
   const partial = {

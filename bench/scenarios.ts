@@ -12,8 +12,11 @@ export interface Scenario {
   readonly id: string;
   readonly label: string;
   readonly expectedStatus: number;
-  /** Builds the pool against a running service (the 304 scenario first fetches ETags). */
-  prepare(origin: string): Promise<{ pool: RequestSpec[] } | { notApplicable: string } | { problem: string }>;
+  /**
+   * Builds the pool against a running service (the 304 scenario first fetches ETags); `note` is a
+   * fact found on the way that the report keeps (the prices CSV's cold first answer).
+   */
+  prepare(origin: string): Promise<{ pool: RequestSpec[]; note?: string } | { notApplicable: string } | { problem: string }>;
   /** Checks a probed answer; returns what is wrong, or undefined. */
   check(answer: { status: number; headers: Headers; body: Buffer }, spec: RequestSpec): string | undefined;
 }
@@ -333,6 +336,15 @@ export function buildScenarios(manifest: CatalogManifest, settings: ScenarioSett
       check: jsonCheck(200, pageCheck(true, (items) => (items.length === 50 ? undefined : `expected 50 items, got ${items.length}`))),
     },
     {
+      // Extension E12: list-default's page in English (a fifth of the catalogue's offers have an
+      // English translation, the demo's); the target is at most 10% below list-default.
+      id: 'list-lang',
+      label: 'POST offers, default page, "lang": "en"',
+      expectedStatus: 200,
+      prepare: fixed(orgs.map((org) => post(org, '/api/v1/offers', { pagination: {}, lang: 'en' }))),
+      check: jsonCheck(200, pageCheck(true, (items) => (items.length === 50 ? undefined : `expected 50 items, got ${items.length}`))),
+    },
+    {
       id: 'list-filtered',
       label: 'POST offers, filtered + sorted by price',
       expectedStatus: 200,
@@ -392,6 +404,15 @@ export function buildScenarios(manifest: CatalogManifest, settings: ScenarioSett
       // What a flood of guessed keys looks like: well-formed keys that no website holds, a few
       // hundred of them, each looked up once and then remembered as unknown (src/features/access).
       prepare: fixed(unknownKeys(256).map((key) => ({ method: 'GET', path: '/api/v1/organization', headers: { authorization: key } }))),
+      check: jsonCheck(401, (json) => (json.detail === 'Invalid API key' ? undefined : `unexpected body ${JSON.stringify(json)}`)),
+    },
+    {
+      id: 'invalid-key-401-flood',
+      label: 'GET organization with a new unknown key each time → 401',
+      expectedStatus: 401,
+      // Guesses that do not repeat within the key cache's lifetime: 20,000 keys walked in turn, so
+      // without the key directory nearly every request would be a database lookup.
+      prepare: fixed(unknownKeys(20_000).map((key) => ({ method: 'GET', path: '/api/v1/organization', headers: { authorization: key } }))),
       check: jsonCheck(401, (json) => (json.detail === 'Invalid API key' ? undefined : `unexpected body ${JSON.stringify(json)}`)),
     },
     {
@@ -537,6 +558,32 @@ export function buildScenarios(manifest: CatalogManifest, settings: ScenarioSett
         answer.status === 200 && answer.headers.get('content-type') === 'image/webp' && answer.body.length > 0
           ? undefined
           : `expected a WebP image, got ${describeAnswer(answer)}`,
+    },
+    {
+      // Extension E10: today's price-transparency CSV of the organization whose dataset the bench
+      // turned on (the first; bench/transparency.ts), asked for gzipped as a harvester would. The
+      // file is built once per day and content version and then served from memory.
+      id: 'prices-csv',
+      label: "GET today's price CSV (10,000 offers, gzip, public)",
+      expectedStatus: 200,
+      prepare: async (origin) => {
+        const spec: RequestSpec = { method: 'GET', path: `/open-data/${orgs[0]!.organization_id}/prices.csv`, headers: { 'accept-encoding': 'gzip' } };
+        const started = performance.now();
+        const first = await probe(origin, spec);
+        const ms = performance.now() - started;
+        if (first.status !== 200) return { problem: `GET ${spec.path} answered ${describeAnswer(first)}` };
+        const rows = first.body.toString('utf8').split('\r\n').length - 2;
+        return { pool: [spec], note: `the first (cold) answer of today's price CSV (${rows.toLocaleString('en-US')} rows, ${Math.round(first.body.length / 1024).toLocaleString('en-US')} KB) took ${Math.round(ms)} ms over HTTP` };
+      },
+      check: (answer) => {
+        if (answer.status !== 200) return `expected 200, got ${describeAnswer(answer)}`;
+        if (!(answer.headers.get('content-type') ?? '').startsWith('text/csv')) return `expected CSV, got ${answer.headers.get('content-type')}`;
+        if (answer.headers.get('content-encoding') !== 'gzip') return 'the file was not sent gzipped';
+        const text = answer.body.toString('utf8');
+        if (!text.startsWith('Nazwa dewelopera;')) return "the file does not start with the template's header";
+        const rows = text.split('\r\n').length - 2;
+        return rows >= 1000 ? undefined : `only ${rows} rows`;
+      },
     },
     {
       id: 'page100-xml',

@@ -221,6 +221,8 @@ async function serve(config: Config): Promise<void> {
       dataDir: config.dataDir,
       database: handle,
       afterCommand: async () => {
+        // A `keys` or `websites` command may have changed keys: the next request reads them again.
+        app.services.keys.clear();
         await app.contentVersion.refresh();
         // An import or `webhooks test` may have written to the outbox: send without waiting for the poll.
         app.webhookSender?.wake();

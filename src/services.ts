@@ -9,7 +9,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { DbHandle } from './db/connect.js';
 import type { ReadDb } from './db/readonly.js';
-import { ApiKeyCache, findApiKeyByHash, KeyUsageRecorder, touchApiKeyLastUsed } from './features/access/index.js';
+import { ApiKeyCache, findApiKeyByHash, readKeyDirectory, KeyUsageRecorder, touchApiKeyLastUsed } from './features/access/index.js';
 import { ContentVersion, listenForChanges, readContentVersion } from './features/content-version/index.js';
 import { OfferBodyCache, OfferColumnsCache, OfferColumnsWarmer, OfferReader, OFFER_DATA_FRAGMENT_CHARS } from './features/offers/index.js';
 import { WebhookSender } from './features/webhooks/index.js';
@@ -65,7 +65,11 @@ export interface ServiceOptions {
 export function createServices(config: Config, db: DbHandle, options: ServiceOptions): Services {
   const { log, metrics } = options;
   const readDb: ReadDb = db.db;
-  const keys = new ApiKeyCache((hash) => findApiKeyByHash(readDb, hash), config.keyCacheTtlMs);
+  const keys = new ApiKeyCache({
+    load: (hash) => findApiKeyByHash(readDb, hash),
+    readDirectory: (limit) => readKeyDirectory(readDb, limit),
+    ttlMs: config.keyCacheTtlMs,
+  });
   const keyUsage = new KeyUsageRecorder((keyId) => touchApiKeyLastUsed(db.db, keyId), log);
   // Whole responses are cached per organization and content version; every instance polls the
   // version, so an import empties every instance's cache within one poll interval.
@@ -105,7 +109,17 @@ export function createServices(config: Config, db: DbHandle, options: ServiceOpt
     fetchConcurrency: config.imageFetchConcurrency,
     pollMs: config.imageFetchPollMs,
     memoryCacheBytes: config.imageMemoryCacheBytes,
+    ...(metrics
+      ? {
+          observer: {
+            fetched: (outcome) => metrics.photoFetches.inc({ outcome }),
+            variantLookup: (result) => metrics.photoVariantLookups.inc({ result }),
+            rendered: (seconds) => metrics.photoRenderDuration.observe(seconds),
+          },
+        }
+      : {}),
   });
+  metrics?.watchPhotos(() => photos.pendingSources(), () => photos.fetcher.fetching);
   contentVersion.onChange(() => photos.wake());
 
   // Read at the database's current content version (never stale).

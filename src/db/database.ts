@@ -145,6 +145,8 @@ export interface InvestmentTable {
   updated_at: TimestampDefault;
   /** The current slug (E12, migration 2026_11_27_0040); null only inside the import that created the row. */
   slug: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Name and description in other languages (E12, migration 2026_11_28_0100); null: none. */
+  translations: ColumnType<unknown, string | null | undefined, string | null>;
 }
 
 export interface OfferTable {
@@ -189,6 +191,10 @@ export interface OfferTable {
   price_change_pct: ColumnType<number | null, number | null | undefined, number | null>;
   /** The current slug (E12, migration 2026_11_27_0040); null only inside the import that created the row. */
   slug: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Title and description in other languages (E12, migration 2026_11_28_0100); null: none. */
+  translations: ColumnType<unknown, string | null | undefined, string | null>;
+  /** The words of the translations, prefixed with their language tag (ecs_translation_vector). */
+  translation_vector: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** An organization whose price-transparency dataset is public (extension E10, migration 2026_11_27_0022). */

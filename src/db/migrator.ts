@@ -38,6 +38,7 @@ import * as transparency from './migrations/2026_11_27_0022_transparency.js';
 import * as photos from './migrations/2026_11_27_0030_photos.js';
 import * as slugs from './migrations/2026_11_27_0040_slugs.js';
 import * as websiteUrls from './migrations/2026_11_27_0041_website_urls.js';
+import * as translations from './migrations/2026_11_28_0100_translations.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026_11_21_0001_initial': initial,
@@ -62,6 +63,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_27_0030_photos': photos,
   '2026_11_27_0040_slugs': slugs,
   '2026_11_27_0041_website_urls': websiteUrls,
+  '2026_11_28_0100_translations': translations,
 };
 
 function migrator(db: Kysely<Database>): Migrator {

@@ -6,7 +6,7 @@
  */
 import { asciiFold, CITIES, FIRST_NAMES_FEMALE, FIRST_NAMES_MALE, LAST_NAMES, type City, type District } from './places.js';
 import { Random, seededUuid } from './random.js';
-import { offerDescription, offerTitle, type OfferFacts } from './texts.js';
+import { offerDescription, offerInEnglish, offerTitle, type OfferFacts } from './texts.js';
 import { DEMO_PHOTO_COUNT, DEMO_PLAN_COUNT, demoPhotoUrl } from '../features/photos/index.js';
 
 export const DEMO_SEED = 'estate-content-demo-v1';
@@ -237,7 +237,9 @@ export function demoEntities(seed: string = DEMO_SEED): DemoEntities {
 
   const investmentPlaces = [
     { city: warszawa, district: district(warszawa, 'Wilanów'), name: 'Osiedle Zielone Tarasy', active: true, share: 24,
-      description: 'Kameralne osiedle czterech budynków w Miasteczku Wilanów: zielone dachy, ogródki na parterze, hala garażowa i plac zabaw. Zakończenie budowy: IV kwartał 2027.' },
+      description: 'Kameralne osiedle czterech budynków w Miasteczku Wilanów: zielone dachy, ogródki na parterze, hala garażowa i plac zabaw. Zakończenie budowy: IV kwartał 2027.',
+      english: { name: 'Green Terraces Estate',
+        description: 'A small estate of four buildings in Miasteczko Wilanów: green roofs, gardens on the ground floor, an underground car park and a playground. Completion: Q4 2027.' } },
     { city: gdansk, district: district(gdansk, 'Śródmieście'), name: 'Apartamenty Nad Motławą', active: true, share: 20,
       description: 'Apartamenty na Wyspie Spichrzów z widokiem na Motławę i Główne Miasto. Lokale usługowe w parterze, recepcja i strefa wellness dla mieszkańców.' },
     { city: krakow, district: district(krakow, 'Dębniki'), name: 'Rezydencja Pod Wawelem', active: false, share: 12,
@@ -250,6 +252,8 @@ export function demoEntities(seed: string = DEMO_SEED): DemoEntities {
     name: place.name,
     description: place.description,
     is_active: place.active,
+    // Extension E12: names and descriptions in English.
+    ...(place.english ? { translations: { en: place.english } } : {}),
     // Extension E10: the investment's address, as the price-transparency dataset names it.
     location: {
       voivodeship: place.city.state,
@@ -489,6 +493,8 @@ function buildOffer(
     is_active: place && !place.active ? rng.chance(0.35) : !rng.chance(options.inactiveShare ?? 0.04),
     created_at: new Date(posted).toISOString(),
     offer_data: offerData,
+    // Extension E12: every fifth offer has an English translation (`?lang=en`).
+    ...(index % 5 === 0 ? { translations: { en: offerInEnglish(facts) } } : {}),
   };
 }
 

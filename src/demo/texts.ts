@@ -155,3 +155,29 @@ export function offerDescription(f: OfferFacts, rng: Random, extraParagraphs = 0
   parts.push('<p><em>Niniejsze ogłoszenie nie stanowi oferty w rozumieniu art. 66 Kodeksu cywilnego.</em></p>');
   return parts.join('\n');
 }
+
+/**
+ * Translations (extension E12): an English title and description of an offer, from its facts, for
+ * the demo's translated offers (`?lang=en`). Deterministic: no random draw, so the demo's other
+ * data stays as it was.
+ */
+export function offerInEnglish(f: OfferFacts): { title: string; description: string } {
+  const what =
+    f.offerType === 'HOUSE_SALES' || f.offerType === 'HOUSE_RENTALS'
+      ? 'house'
+      : f.offerType === 'COMMERCIAL_RENTALS'
+        ? 'commercial space'
+        : `${f.rooms}-room flat`;
+  const deal = f.offerType.endsWith('RENTALS') ? 'for rent' : 'for sale';
+  const size = String(f.size);
+  const extras = [f.hasBalcony && 'a balcony', f.hasTerrace && 'a terrace', f.hasGarden && 'a garden', f.hasElevator && 'a lift']
+    .filter((x): x is string => typeof x === 'string');
+  const floor = f.floor === 0 ? 'on the ground floor' : `on floor ${f.floor} of ${f.totalFloors}`;
+  return {
+    title: `${what[0]!.toUpperCase()}${what.slice(1)} ${deal}, ${size} m², ${f.city} ${f.district}`,
+    description:
+      `<p>A ${what} of ${size} m² ${deal} in ${f.city}, ${f.district} (${f.street}), ${floor}, built in ${f.yearBuilt}.</p>` +
+      (extras.length > 0 ? `<p>With ${extras.join(', ')}.</p>` : '') +
+      `<p>Price: ${formatAmount(f.price)} PLN${f.offerType.endsWith('RENTALS') ? ' a month' : ''}.</p>`,
+  };
+}

@@ -18,6 +18,8 @@ import type { InputChecker } from './validation/input-checker.js';
 export interface Caller extends Visibility {
   readonly websiteId: string;
   readonly keyId: string;
+  /** The SHA-256 of the presented key (what the rate limit counts under; never the key itself). */
+  readonly keySha256: string;
   /**
    * What answers are shared by: the organization, plus the scope's canonical text for a scoped
    * website (keys of websites with equal scopes see the same; extension E7).

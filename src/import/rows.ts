@@ -7,7 +7,8 @@
 import { createHash } from 'node:crypto';
 import { hashKey, VISIBLE_PREFIX_LENGTH } from '../features/access/index.js';
 import { toLocation } from '../features/catalog/index.js';
-import { normalizeOfferData, renderOfferDataJson } from '../features/offers/index.js';
+import { htmlToCleanText, normalizeOfferData, renderOfferDataJson } from '../features/offers/index.js';
+import { normalizeInvestmentTranslations, normalizeOfferTranslations } from '../features/translations/index.js';
 import { offerSearchWords, searchVector } from '../features/offers/index.js';
 import { toStoredTimestamp } from '../contract/timestamps.js';
 import { WEEKDAYS } from '../contract/resources.js';
@@ -139,6 +140,7 @@ export function investmentRow(r: InvestmentInput): Row {
     description: opt(r.description),
     is_active: r.is_active ?? true,
     location: json(r.location ? normalizeAddress(r.location) : null),
+    translations: normalizeInvestmentTranslations(r.translations),
   };
 }
 
@@ -158,6 +160,7 @@ export function offerRow(r: OfferInput): OfferRowDraft {
     offer_data_json: text,
     search_vector: searchVector(offerSearchWords(stored, r.external_id)),
     ancillary_json: r.ancillary && r.ancillary.length > 0 ? ancillaryJson(r.ancillary) : null,
+    translations_json: normalizeOfferTranslations(r.translations, htmlToCleanText),
   };
 }
 

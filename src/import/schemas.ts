@@ -23,6 +23,7 @@ import { MAX_SCOPE_IDS, SCOPE_OFFER_TYPES } from '../features/access/index.js';
 import { ANCILLARY_KINDS, MAX_ANCILLARY } from '../features/prices/index.js';
 import { ADDRESS_KEYS, POSTCODE_PATTERN } from '../features/transparency/index.js';
 import { URL_TEMPLATE_MAX_LENGTH, URL_TEMPLATE_PATTERN } from '../features/seo/index.js';
+import { INVESTMENT_TRANSLATABLE, MAX_LANGUAGES, OFFER_TRANSLATABLE } from '../features/translations/index.js';
 
 export const RECORD_KINDS = ['organization', 'website', 'branch', 'agent', 'investment', 'offer'] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
@@ -205,6 +206,18 @@ export const AgentRecord = Type.Object(
  */
 const GivenSlug = Type.Optional(Type.String({ minLength: 1, maxLength: 200 }));
 
+/**
+ * A record's translations (E12): by BCP 47 language tag (checked in validate.ts), the translated
+ * fields, each optional (null or absent: the original is served). Absent or null: none (a record
+ * without them removes the stored ones, as with any other field).
+ */
+const Translations = (fields: readonly string[]) =>
+  OptionalNullable(
+    Type.Record(Type.String(), Type.Object(Object.fromEntries(fields.map((field) => [field, OptionalNullable(Type.String())])), strict), {
+      maxProperties: MAX_LANGUAGES,
+    }),
+  );
+
 export const InvestmentRecord = Type.Object(
   {
     type: KindTag('investment'),
@@ -216,6 +229,7 @@ export const InvestmentRecord = Type.Object(
     // Extension E10: the investment's address, as the price-transparency dataset names it.
     location: OptionalNullable(AddressInput),
     slug: GivenSlug,
+    translations: Translations(INVESTMENT_TRANSLATABLE),
   },
   strict,
 );
@@ -269,6 +283,7 @@ export const OfferRecord = Type.Object(
     prices_valid_from: OptionalNullable(Type.String({ format: 'date-time' })),
     ancillary: OptionalNullable(Type.Array(AncillaryInput, { maxItems: MAX_ANCILLARY })),
     slug: GivenSlug,
+    translations: Translations(OFFER_TRANSLATABLE),
   },
   strict,
 );

@@ -9,6 +9,7 @@ import { parseRfc3339 } from '../contract/timestamps.js';
 import { plural } from '../text/plural.js';
 import { withSuggestion } from '../text/suggest.js';
 import { isValidKrs, isValidNip, isValidRegon } from '../features/transparency/index.js';
+import { canonicalTag, sameLanguageTags, tagProblem } from '../features/translations/index.js';
 import { joinPath } from './problems.js';
 import { INT32_MAX, INT32_MIN, RECORD_KINDS, RECORD_SCHEMAS, type RecordInputs, type RecordKind } from './schemas.js';
 
@@ -137,6 +138,8 @@ function describeError(error: ErrorObject): FieldProblem {
       return { path, message: params.limit === 1 ? 'must not be empty (leave the field out instead)' : `must have at least ${params.limit} items` };
     case 'maxItems':
       return { path, message: `must have at most ${plural(Number(params.limit), 'item')}` };
+    case 'maxProperties':
+      return { path, message: `must have at most ${plural(Number(params.limit), 'language')}` };
     case 'minLength':
       return { path, message: params.limit === 1 ? 'must not be empty' : `must be ${parent.description ?? `at least ${params.limit} characters`}` };
     default:
@@ -179,6 +182,16 @@ function semanticProblems(kind: RecordKind, record: unknown): FieldProblem[] {
     const validFrom = parseRfc3339(record.prices_valid_from);
     if (validFrom && validFrom.epochMs > Date.now()) {
       problems.push({ path: 'prices_valid_from', message: `must not be in the future, got ${shown(record.prices_valid_from)}` });
+    }
+  }
+  if ((kind === 'offer' || kind === 'investment') && isObject(record.translations)) {
+    // Extension E12: the keys are language tags; two spellings of one language would overwrite each other.
+    const tags = Object.keys(record.translations);
+    for (const tag of tags) {
+      if (canonicalTag(tag) === undefined) problems.push({ path: joinPath('translations', tag), message: tagProblem(tag) });
+    }
+    for (const [first, second] of sameLanguageTags(tags)) {
+      problems.push({ path: joinPath('translations', second), message: `names the same language as '${first}'` });
     }
   }
   if (kind === 'offer' && isObject(record.offer_data)) {

@@ -24,6 +24,8 @@ export const UNMATCHED_ROUTE = '(unmatched)';
 
 /** Latency buckets, in seconds: a cached answer takes well under a millisecond. */
 const HTTP_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Render durations, in seconds: a small source takes milliseconds, a 12-megapixel JPEG about 0.2 s. */
+const RENDER_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** Import durations, in seconds: a small bundle takes a second, a whole agency minutes. */
 const IMPORT_BUCKETS = [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800];
 
@@ -47,6 +49,8 @@ export function createMetrics(options: MetricsOptions = {}) {
   if (options.processMetrics) collectDefaultMetrics({ register: registry });
   const registers = [registry];
   const pools: Array<() => PoolUsage | undefined> = [];
+  let photoQueue: (() => Promise<number>) | undefined;
+  let photosInFlight: (() => number) | undefined;
   const poolGauge = (name: string, help: string, field: keyof PoolUsage) =>
     new Gauge({
       name,
@@ -110,6 +114,42 @@ export function createMetrics(options: MetricsOptions = {}) {
       labelNames: ['result'] as const,
       registers,
     }),
+    photoFetches: new Counter({
+      name: 'estate_photo_fetches_total',
+      help: 'Photo source fetches this process finished, by outcome: ready (kept, variants can be rendered), unavailable (refused, failed or not an image; the reason is on the photo), released (the instance stopped mid-fetch; the source is due again at once).',
+      labelNames: ['outcome'] as const,
+      registers,
+    }),
+    photoVariantLookups: new Counter({
+      name: 'estate_photo_variant_lookups_total',
+      help: 'Requests for a variant URL the service signed, by where its bytes came from: memory (IMAGE_MEMORY_CACHE_MB), file (IMAGE_CACHE_DIR), miss (not rendered yet: rendered now, or its source is gone).',
+      labelNames: ['result'] as const,
+      registers,
+    }),
+    photoRenderDuration: new Histogram({
+      name: 'estate_photo_render_duration_seconds',
+      help: 'Variants this process rendered and how long each took (inside the render gate, so waiting for a free slot is not counted); the _count is the number of renders.',
+      buckets: RENDER_BUCKETS,
+      registers,
+    }),
+    photoQueueDepth: new Gauge({
+      name: 'estate_photo_queue_sources',
+      help: 'Photo sources waiting to be fetched (pending: due now, leased by a fetcher, or waiting for a retry), read from the database at each scrape; the same for every instance of one database.',
+      registers,
+      // Every worker of a cluster reads the same table: the primary reports one reading, not their sum.
+      aggregator: 'max',
+      async collect() {
+        if (photoQueue) this.set(await photoQueue());
+      },
+    }),
+    photoFetchesInFlight: new Gauge({
+      name: 'estate_photo_fetches_in_flight',
+      help: 'Photo sources this process is fetching right now (at most IMAGE_FETCH_CONCURRENCY).',
+      registers,
+      collect() {
+        if (photosInFlight) this.set(photosInFlight());
+      },
+    }),
     databaseInfo: new Gauge({
       name: 'estate_database_info',
       help: 'Always 1; the kind label says which database this process uses (postgres or pglite).',
@@ -120,6 +160,16 @@ export function createMetrics(options: MetricsOptions = {}) {
     poolIdle: poolGauge('estate_db_pool_idle_connections', 'Idle connections of the PostgreSQL pool.', 'idle'),
     poolWaiting: poolGauge('estate_db_pool_waiting_requests', 'Queries waiting for a pooled PostgreSQL connection.', 'waiting'),
     poolMax: poolGauge('estate_db_pool_max_connections', 'Largest number of connections of the PostgreSQL pool (DB_POOL_MAX).', 'max'),
+
+    /**
+     * Reports the photo fetcher on every scrape: the sources waiting (a database read; a failed read
+     * keeps the last figure rather than failing the scrape) and this process's fetches under way.
+     */
+    watchPhotos(queued: () => Promise<number>, inFlight: () => number): void {
+      let last = 0;
+      photoQueue = () => queued().then((n) => (last = n), () => last);
+      photosInFlight = inFlight;
+    },
 
     /** Reports a database on every scrape: its kind, and its pool's usage when it has one. */
     watchDatabase(kind: string, usage: (() => PoolUsage | undefined) | undefined): void {

@@ -113,7 +113,7 @@ describe('SQL routines', () => {
 
   it('upgrade a database made before them: the migration that records them, then every routine, its data untouched', async () => {
     // Columns later migrations add to offers (extensions E10, E12) are not data the upgrade could touch.
-    const LATER_OFFER_COLUMNS = ['ancillary', 'price_changed_at', 'price_change_pct', 'slug'];
+    const LATER_OFFER_COLUMNS = ['ancillary', 'price_changed_at', 'price_change_pct', 'slug', 'translations', 'translation_vector'];
     const t = await createTestDb({ migrate: false });
     const before = MIGRATION_NAMES.indexOf('2026_11_26_0016_sql_routines');
     await runMigrationsOnly(t.db, MIGRATION_NAMES[before - 1]);
@@ -128,7 +128,7 @@ describe('SQL routines', () => {
     const made = await functionDefinitions(t.db);
     const data = await digest();
     // Functions that later migrations add (they are not the point here).
-    const added = ['ecs_slug'];
+    const added = ['ecs_slug', 'ecs_text_search_config', 'ecs_translation_vector', 'ecs_translation_query'];
 
     expect(await migrateToLatest(t.db)).toEqual({ migrations: MIGRATION_NAMES.slice(before), routines: ROUTINE_NAMES });
     const after = await functionDefinitions(t.db);

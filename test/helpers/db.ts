@@ -20,13 +20,18 @@ export interface TestDb extends DbHandle {
 
 export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
-/** Creates an empty database on the TEST_DATABASE_URL server and returns its URL and a dropper. */
-export async function createThrowawayPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * Creates a database on the TEST_DATABASE_URL server and returns its URL and a dropper: empty, or
+ * (`migrated`) a copy of the migrated template database that test/global-setup.ts made, which
+ * takes a fraction of the time that running every migration does.
+ */
+export async function createThrowawayPostgres(options: { migrated?: boolean } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL!;
   const name = `ecs_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const template = options.migrated ? process.env.ECS_TEST_PG_TEMPLATE : undefined;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
@@ -63,7 +68,7 @@ export async function createTestDb(options: { migrate?: boolean } = {}): Promise
   let url: string | undefined;
   let drop = async () => {};
   if (onPostgres) {
-    const created = await createThrowawayPostgres();
+    const created = await createThrowawayPostgres({ migrated: options.migrate !== false });
     url = created.url;
     drop = created.drop;
     handle = await openDatabase({ databaseUrl: url, poolMax: 5 });

@@ -35,7 +35,7 @@ export interface PreparedDatabase {
 /** A migrated database with the fixture in it, that a server process can open. */
 export async function prepareDatabase(): Promise<PreparedDatabase> {
   if (onPostgres) {
-    const { url, drop } = await createThrowawayPostgres();
+    const { url, drop } = await createThrowawayPostgres({ migrated: true });
     const handle = await openDatabase({ databaseUrl: url, poolMax: 2 });
     await migrateToLatest(handle.db);
     await insertFixture(handle.db);

@@ -90,7 +90,11 @@ describe('GET /openapi.json and /docs', () => {
     expect(JSON.stringify(media)).toContain('"between"');
     expect(search.description).toContain('| field type | operators | fields |');
     expect(search.description).toContain('`starts_with`');
-    expect(doc.paths['/api/v1/investments']!.get!.parameters).toEqual([expect.objectContaining({ in: 'query', name: 'is_active' })]);
+    // is_active, and lang (translations, extension E12).
+    expect(doc.paths['/api/v1/investments']!.get!.parameters).toEqual([
+      expect.objectContaining({ in: 'query', name: 'is_active' }),
+      expect.objectContaining({ in: 'query', name: 'lang' }),
+    ]);
   });
 
   it('resolves every $ref to a component schema', () => {

@@ -24,9 +24,10 @@
  */
 import http from 'node:http';
 import net from 'node:net';
-import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KEYS, OFFER } from '../helpers/fixtures.js';
-import { prepareDatabase, startServer, type PreparedDatabase, type ServerProcess } from '../helpers/processes.js';
+import type { ServerProcess } from '../helpers/processes.js';
+import { useServerFixture } from '../helpers/server-fixture.js';
 import { parseResponse } from '../helpers/raw-http.js';
 import { scaled } from '../helpers/scale.js';
 
@@ -150,21 +151,10 @@ function summarize(run: Run) {
 }
 
 describe('graceful shutdown (SIGTERM) of the server process under load', () => {
-  let database: PreparedDatabase;
-  let server: ServerProcess | undefined;
-
-  beforeAll(async () => {
-    database = await prepareDatabase();
-  });
-  afterEach(() => {
-    server?.child.kill('SIGKILL');
-  });
-  afterAll(async () => {
-    await database?.destroy();
-  });
+  const fixture = useServerFixture();
 
   it('behind a load balancer: every request completes, later connects are refused, exit 0', async () => {
-    server = await startServer({ ...database.env, SHUTDOWN_DELAY_MS: '1500' });
+    const server = await fixture.startServer({ SHUTDOWN_DELAY_MS: '1500' });
     // The balancer keeps routing for 500 ms after the signal, then takes the instance out.
     const run = await runShutdown(server, 1500, 500);
     const figures = summarize(run);
@@ -183,7 +173,7 @@ describe('graceful shutdown (SIGTERM) of the server process under load', () => {
   });
 
   it('with clients that never stop: nothing started is cut, no error status, exit 0', async () => {
-    server = await startServer({ ...database.env, SHUTDOWN_DELAY_MS: '0' });
+    const server = await fixture.startServer({ SHUTDOWN_DELAY_MS: '0' });
     const run = await runShutdown(server, 1500, Infinity);
     const figures = summarize(run);
     console.log(`graceful shutdown (no balancer) figures ${JSON.stringify(figures)}`);
@@ -440,25 +430,14 @@ function checkKeptAliveRun(run: KeptAliveRun) {
 }
 
 describe('graceful shutdown with kept-alive connections', () => {
-  let database: PreparedDatabase;
-  let server: ServerProcess | undefined;
-
-  beforeAll(async () => {
-    database = await prepareDatabase();
-  });
-  afterEach(() => {
-    server?.child.kill('SIGKILL');
-  });
-  afterAll(async () => {
-    await database?.destroy();
-  });
+  const fixture = useServerFixture();
 
   for (const delayMs of [0, 1000]) {
     it(
       `nonstop load, SHUTDOWN_DELAY_MS=${delayMs}: a reused connection never loses a request, nothing answered is lost, exit 0`,
       async () => {
         for (let i = 0; i < SHUTDOWN_RUNS; i++) {
-          server = await startServer({ ...database.env, SHUTDOWN_DELAY_MS: String(delayMs), LOG_LEVEL: 'info' });
+          const server = await fixture.startServer({ SHUTDOWN_DELAY_MS: String(delayMs), LOG_LEVEL: 'info' });
           const run = await runKeptAlive(server);
           const figures = checkKeptAliveRun(run);
           console.log(`graceful shutdown (kept-alive, delay ${delayMs} ms, ${KEPT_ALIVE_CONNECTIONS} connections, run ${i + 1}/${SHUTDOWN_RUNS}) figures ${JSON.stringify(figures)}`);
@@ -469,7 +448,7 @@ describe('graceful shutdown with kept-alive connections', () => {
   }
 
   it('idle connections: requests sent just before the signal and up to 300 ms into the shutdown are answered; the idle rest are closed', async () => {
-    server = await startServer({ ...database.env, SHUTDOWN_DELAY_MS: '0', LOG_LEVEL: 'info' });
+    const server = await fixture.startServer({ SHUTDOWN_DELAY_MS: '0', LOG_LEVEL: 'info' });
     const port = server.port;
     const BEFORE = 6;
     const DURING = 18;

@@ -9,11 +9,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import { KEYS } from '../helpers/fixtures.js';
 import { onPostgres } from '../helpers/db.js';
 import { sample } from '../helpers/metrics-text.js';
 import { freePort, waitForPort } from '../helpers/net.js';
-import { prepareDatabase, projectRoot, runCliProcess, startServer, stopServer, type PreparedDatabase, type ServerProcess } from '../helpers/processes.js';
+import { projectRoot, runCliProcess, startServer, stopServer, type ServerProcess } from '../helpers/processes.js';
+import { useServerFixture } from '../helpers/server-fixture.js';
 
 const TOKEN = 'scrape-token-0123456789abcdef';
 /** A server process starts in seconds, in a minute or more on a loaded machine. */
@@ -49,13 +51,13 @@ async function getOrganization(port: number, times: number): Promise<void> {
 }
 
 describe('one process with METRICS_PORT', () => {
-  let database: PreparedDatabase;
+  const fixture = useServerFixture();
   let server: ServerProcess;
   let metricsPort: number;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ecs-metrics-'));
 
   beforeAll(async () => {
-    database = await prepareDatabase();
+    const { database } = fixture;
     metricsPort = await freePort();
     const embedded = database.kind === 'pglite' ? { DATABASE_URL: undefined } : {};
     server = await startServer({ ...database.env, ...embedded, METRICS_PORT: String(metricsPort), CONTENT_POLL_MS: '100' });
@@ -63,7 +65,6 @@ describe('one process with METRICS_PORT', () => {
   }, STARTUP_MS);
   afterAll(async () => {
     if (server) await stopServer(server);
-    await database?.destroy();
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
@@ -80,7 +81,7 @@ describe('one process with METRICS_PORT', () => {
     // Node's process metrics, collected once per process.
     expect(text).toContain('# TYPE process_cpu_user_seconds_total counter');
     expect(text).toContain('# TYPE nodejs_eventloop_lag_seconds gauge');
-    expect(sample(text, 'estate_database_info', { kind: database.kind })).toBe(1);
+    expect(sample(text, 'estate_database_info', { kind: fixture.database.kind })).toBe(1);
     expect(text).not.toContain(KEYS.activeA1);
   });
 
@@ -88,20 +89,20 @@ describe('one process with METRICS_PORT', () => {
     const before = await scrape(metricsPort);
     const changes = sample(before, 'estate_content_changes_total');
     const imported = await runCliProcess(['import', path.join(projectRoot, 'examples/bundle.json'), '--json'], {
-      ...database.env,
-      ...(database.kind === 'pglite' ? { DATABASE_URL: undefined } : {}),
+      ...fixture.database.env,
+      ...(fixture.database.kind === 'pglite' ? { DATABASE_URL: undefined } : {}),
     });
     expect(imported.code, imported.stderr).toBe(0);
     const bad = path.join(tmp, 'bad.ndjson');
     fs.writeFileSync(bad, '{"type":"offer","offer_id":"not-a-uuid"}\n');
-    const rejected = await runCliProcess(['import', bad], { ...database.env, ...(database.kind === 'pglite' ? { DATABASE_URL: undefined } : {}) });
+    const rejected = await runCliProcess(['import', bad], { ...fixture.database.env, ...(fixture.database.kind === 'pglite' ? { DATABASE_URL: undefined } : {}) });
     expect(rejected.code).toBe(1);
 
     expect(await eventually(async () => sample(await scrape(metricsPort), 'estate_content_changes_total'), changes + 1)).toBe(changes + 1);
     const after = await scrape(metricsPort);
     // Embedded: the command line ran both imports in the service (its control socket). PostgreSQL:
     // the command line ran them in its own process; the service only saw the content change.
-    const inside = database.kind === 'pglite' ? 1 : 0;
+    const inside = fixture.database.kind === 'pglite' ? 1 : 0;
     expect(sample(after, 'estate_import_runs_total', { command: 'import', result: 'ok' })).toBe(inside);
     expect(sample(after, 'estate_import_runs_total', { command: 'import', result: 'failed' })).toBe(inside);
     expect(sample(after, 'estate_import_duration_seconds_count', { command: 'import', result: 'ok' })).toBe(inside);
@@ -109,12 +110,12 @@ describe('one process with METRICS_PORT', () => {
 });
 
 describe.runIf(onPostgres)('a cluster (WEB_CONCURRENCY=2) with METRICS_PORT and METRICS_TOKEN', () => {
-  let database: PreparedDatabase;
+  const fixture = useServerFixture();
   let server: ServerProcess;
   let metricsPort: number;
 
   beforeAll(async () => {
-    database = await prepareDatabase();
+    const { database } = fixture;
     metricsPort = await freePort();
     server = await startServer({ ...database.env, WEB_CONCURRENCY: '2', METRICS_PORT: String(metricsPort), METRICS_TOKEN: TOKEN });
     await waitForPort(metricsPort);
@@ -124,7 +125,21 @@ describe.runIf(onPostgres)('a cluster (WEB_CONCURRENCY=2) with METRICS_PORT and 
   }, STARTUP_MS);
   afterAll(async () => {
     if (server) await stopServer(server);
-    await database?.destroy();
+  });
+
+  it('reports the photo queue once, not once per worker (both read the same table)', async () => {
+    const client = new pg.Client({ connectionString: fixture.database.env.DATABASE_URL });
+    await client.connect();
+    try {
+      // Three sources queued for tomorrow: pending, and no fetcher takes them meanwhile.
+      await client.query(
+        `insert into photo_sources (source_id, url, next_attempt_at)
+         select 'queued-' || n, 'https://crm.example.pl/queued/' || n || '.jpg', now() + interval '1 day' from generate_series(1, 3) as n`,
+      );
+    } finally {
+      await client.end();
+    }
+    expect(sample(await scrape(metricsPort, { authorization: `Bearer ${TOKEN}` }), 'estate_photo_queue_sources')).toBe(3);
   });
 
   it('answers the sum of every worker, on its port and through GET /metrics with the token', async () => {

@@ -4,9 +4,9 @@
  * a burst of requests, and a line of a quiet service still shows without more traffic.
  */
 import http from 'node:http';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KEYS, OFFER } from '../helpers/fixtures.js';
-import { prepareDatabase, startServer, type PreparedDatabase, type ServerProcess } from '../helpers/processes.js';
+import { useServerFixture } from '../helpers/server-fixture.js';
 import { scaled } from '../helpers/scale.js';
 
 const REQUESTS = scaled('LOG_FLUSH_REQUESTS', 600, 3000);
@@ -31,21 +31,10 @@ function requestLines(output: string): { reqId: string; status: number }[] {
 }
 
 describe('the request log, buffered', () => {
-  let database: PreparedDatabase;
-  let server: ServerProcess | undefined;
-
-  beforeAll(async () => {
-    database = await prepareDatabase();
-  });
-  afterEach(() => {
-    server?.child.kill('SIGKILL');
-  });
-  afterAll(async () => {
-    await database?.destroy();
-  });
+  const fixture = useServerFixture();
 
   it(`loses no line when SIGTERM comes right after ${REQUESTS} requests`, async () => {
-    server = await startServer({ ...database.env, LOG_LEVEL: 'info', SHUTDOWN_DELAY_MS: '0' });
+    const server = await fixture.startServer({ LOG_LEVEL: 'info', SHUTDOWN_DELAY_MS: '0' });
     const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
     const paths = [
       ['/api/v1/organization', KEYS.activeA1],
@@ -56,7 +45,7 @@ describe('the request log, buffered', () => {
     const statuses = await Promise.all(
       Array.from({ length: REQUESTS }, (_, i) => {
         const [path, key] = paths[i % paths.length]!;
-        return get(agent, server!.port, path, key);
+        return get(agent, server.port, path, key);
       }),
     );
     agent.destroy();
@@ -75,7 +64,7 @@ describe('the request log, buffered', () => {
   });
 
   it('shows the line of a single request on a quiet service without waiting for more traffic', async () => {
-    server = await startServer({ ...database.env, LOG_LEVEL: 'info' });
+    const server = await fixture.startServer({ LOG_LEVEL: 'info' });
     const agent = new http.Agent({ keepAlive: false });
     expect(await get(agent, server.port, '/api/v1/organization', KEYS.activeA1)).toBe(200);
     // The buffer is written on a timer; poll for the line (the process keeps running meanwhile).

@@ -248,7 +248,7 @@ export interface paths {
         };
         /**
          * Investments
-         * @description The investments of the organization (active and inactive unless `is_active` narrows it), ordered by name, then id.
+         * @description The investments of the organization (active and inactive unless `is_active` narrows it), ordered by name, then id. `lang` serves names and descriptions in that language (extension E12, with `Content-Language`); the order stays the original names'.
          */
         get: operations["list_investments"];
         put?: never;
@@ -266,7 +266,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One investment */
+        /**
+         * One investment
+         * @description `lang` serves its name and description in that language (extension E12, with `Content-Language`).
+         */
         get: operations["get_investment"];
         put?: never;
         post?: never;
@@ -345,7 +348,7 @@ export interface paths {
         };
         /**
          * One offer
-         * @description One active offer of the organization. `include` embeds related entities; `fields` keeps only the named offer_data fields (extension E13). `Accept: application/xml` returns it as XML (root `<offer>`). Inactive offers answer 404.
+         * @description One active offer of the organization. `include` embeds related entities; `fields` keeps only the named offer_data fields (extension E13); `lang` serves its translation (extension E12, with `Content-Language`). `Accept: application/xml` returns it as XML (root `<offer>`). Inactive offers answer 404.
          */
         get: operations["get_offer"];
         put?: never;
@@ -465,7 +468,7 @@ export interface paths {
         };
         /**
          * The offer fields for filters, sorting and facets
-         * @description Every field that `filters`, `sorting` and the facet operations accept, with its type, operators and whether it sorts, counts as a facet or has statistics; for enumerated fields, the values present in your active offers.
+         * @description Every field that `filters`, `sorting` and the facet operations accept, with its type, operators and whether it sorts, counts as a facet or has statistics; for enumerated fields, the values present in your active offers; and the languages your offers and investments have translations into (`languages`, what `lang` serves; extension E12).
          */
         get: operations["offer_field_catalogue"];
         put?: never;
@@ -1527,6 +1530,8 @@ export interface components {
             }[];
             includes: string[];
             sort_fields: string[];
+            /** @description Translations (extension E12): the language tags your active offers and your investments have translations into, in byte order. */
+            languages: string[];
         };
         /**
          * SparseOfferData
@@ -3135,6 +3140,11 @@ export interface operations {
             query?: {
                 /** @description Only active (`true`) or only inactive (`false`) investments. Absent: all of them. */
                 is_active?: boolean;
+                /**
+                 * @description Translations (extension E12): a BCP 47 language tag (`en`, `uk`, `en-GB`). The title and description (investments: name and description) are served in that language where the offer or investment has a translation into it, field by field, else the original; `description_clean_text` follows `description`. The answer then carries `Content-Language`: the tag when any translated field was served, else `pl` (the originals' language). Without `lang` the answer is the original, whatever `Accept-Language` says.
+                 * @example en
+                 */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -3196,7 +3206,13 @@ export interface operations {
     };
     get_investment: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Translations (extension E12): a BCP 47 language tag (`en`, `uk`, `en-GB`). The title and description (investments: name and description) are served in that language where the offer or investment has a translation into it, field by field, else the original; `description_clean_text` follows `description`. The answer then carries `Content-Language`: the tag when any translated field was served, else `pl` (the originals' language). Without `lang` the answer is the original, whatever `Accept-Language` says.
+                 * @example en
+                 */
+                lang?: string;
+            };
             header?: never;
             path: {
                 /** @description Investment id (UUID, any letter case). */
@@ -3338,6 +3354,7 @@ export interface operations {
                     filters?: (components["schemas"]["Filter"] | components["schemas"]["GeoFilter"])[] | null;
                     search?: string | null;
                     fields?: string[] | null;
+                    lang?: string | null;
                 };
             };
         };
@@ -3440,6 +3457,11 @@ export interface operations {
                  *     ]
                  */
                 fields?: string[];
+                /**
+                 * @description Translations (extension E12): a BCP 47 language tag (`en`, `uk`, `en-GB`). The title and description (investments: name and description) are served in that language where the offer or investment has a translation into it, field by field, else the original; `description_clean_text` follows `description`. The answer then carries `Content-Language`: the tag when any translated field was served, else `pl` (the originals' language). Without `lang` the answer is the original, whatever `Accept-Language` says.
+                 * @example en
+                 */
+                lang?: string;
             };
             header?: never;
             path: {
@@ -3580,6 +3602,7 @@ export interface operations {
                     filters?: (components["schemas"]["Filter"] | components["schemas"]["GeoFilter"])[] | null;
                     search?: string | null;
                     fields?: string[] | null;
+                    lang?: string | null;
                 };
             };
         };

@@ -8,6 +8,7 @@ import type { Routine } from './routine.js';
 import { SEARCH_FOLDING_ROUTINES } from './search-folding.js';
 import { SEARCH_VECTOR_ROUTINE } from './search-vector.js';
 import { SLUG_ROUTINE } from './slug.js';
+import { TRANSLATION_SEARCH_ROUTINES } from './translation-search.js';
 import { WEBSITE_SCOPE_ROUTINES } from './website-scope.js';
 
 export type { Routine } from './routine.js';
@@ -19,4 +20,5 @@ export const ROUTINES: readonly Routine[] = [
   ...WEBSITE_SCOPE_ROUTINES,
   CHANGE_ENTRY_ROUTINE,
   SLUG_ROUTINE,
+  ...TRANSLATION_SEARCH_ROUTINES,
 ];

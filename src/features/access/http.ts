@@ -16,7 +16,7 @@ export const KEY_NOT_ACTIVE = 'API key is not active';
 
 export function createAuthenticator(keys: ApiKeyCache, usage: KeyUsageRecorder, metrics?: Metrics, now: () => number = Date.now) {
   /** Lets the request through (true) or answers 401 (false). */
-  function admit(request: FastifyRequest, reply: FastifyReply, record: ApiKeyRecord | undefined): boolean {
+  function admit(request: FastifyRequest, reply: FastifyReply, hash: string, record: ApiKeyRecord | undefined): boolean {
     if (!record) {
       reply.code(401).send({ detail: KEY_INVALID });
       return false;
@@ -31,6 +31,7 @@ export function createAuthenticator(keys: ApiKeyCache, usage: KeyUsageRecorder, 
       visibilityKey: record.scope_key === null ? record.organization_id : `${record.organization_id} ${record.scope_key}`,
       websiteId: record.website_id,
       keyId: record.key_id,
+      keySha256: hash,
     };
     usage.record(record.key_id);
     return true;
@@ -48,12 +49,12 @@ export function createAuthenticator(keys: ApiKeyCache, usage: KeyUsageRecorder, 
     const fresh = keys.peek(hash);
     if (fresh) {
       metrics?.keyCacheLookups.inc({ result: 'hit' });
-      if (admit(request, reply, fresh.record)) done();
+      if (admit(request, reply, hash, fresh.record)) done();
       return;
     }
     metrics?.keyCacheLookups.inc({ result: 'miss' });
     keys.lookup(hash).then((record) => {
-      if (admit(request, reply, record)) done();
+      if (admit(request, reply, hash, record)) done();
     }, done);
   };
 }

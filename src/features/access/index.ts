@@ -8,7 +8,7 @@ export { ApiKeyCache } from './key-cache.js';
 export { KeyUsageRecorder } from './key-usage.js';
 export { hashKey, presentedKey, VISIBLE_PREFIX_LENGTH } from './model.js';
 export type { Visibility } from './model.js';
-export { findApiKeyByHash, findKeyStateByHash, findWebsiteRecord, firstWebsites } from './read.js';
+export { findApiKeyByHash, findKeyStateByHash, readKeyDirectory, findWebsiteRecord, firstWebsites } from './read.js';
 export type { WebsiteName } from './read.js';
 export { investmentInScopeSql, investmentScopeCondition, offerInScopeSql, offerScopeCondition, scopeJson } from './scope-sql.js';
 export { describeWebsiteScope, MAX_SCOPE_IDS, normalizeWebsiteScope, SCOPE_OFFER_TYPES } from './scope.js';

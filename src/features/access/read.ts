@@ -20,8 +20,8 @@ export interface ApiKeyRecord {
   expires_at_ms: number | null;
 }
 
-export async function findApiKeyByHash(db: ReadDb, keySha256: string): Promise<ApiKeyRecord | undefined> {
-  const row = await db
+function apiKeyRecords(db: ReadDb) {
+  return db
     .selectFrom('api_keys as k')
     .innerJoin('websites as w', 'w.website_id', 'k.website_id')
     .select([
@@ -32,10 +32,20 @@ export async function findApiKeyByHash(db: ReadDb, keySha256: string): Promise<A
       sql<string | null>`w.scope::text`.as('scope_key'),
       'k.is_active',
       sql<number | null>`(extract(epoch from k.expires_at) * 1000)::float8`.as('expires_at_ms'),
-    ])
-    .where('k.key_sha256', '=', keySha256)
-    .executeTakeFirst();
-  return row;
+    ]);
+}
+
+export async function findApiKeyByHash(db: ReadDb, keySha256: string): Promise<ApiKeyRecord | undefined> {
+  return apiKeyRecords(db).where('k.key_sha256', '=', keySha256).executeTakeFirst();
+}
+
+/**
+ * Every key by its SHA-256, at most `limit` + 1 of them (more than `limit` tells the caller there
+ * are too many to keep): the key directory of src/features/access/key-cache.ts.
+ */
+export async function readKeyDirectory(db: ReadDb, limit: number): Promise<Map<string, ApiKeyRecord>> {
+  const rows = await apiKeyRecords(db).select('k.key_sha256').limit(limit + 1).execute();
+  return new Map(rows.map(({ key_sha256, ...record }) => [key_sha256, record]));
 }
 
 

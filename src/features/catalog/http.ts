@@ -4,20 +4,41 @@
  * /investments/{investment_id}. Each reads through read.ts and answers the resource, or its 404.
  */
 import Type from 'typebox';
-import { keyedOperation, sendDetail } from '../../http/operation.js';
+import { keyedOperation, sendDetail, type PartReader } from '../../http/operation.js';
 import { errorResponses } from '../../http/schemas/error-responses.js';
 import {
   branchExists,
   findAgent,
   findBranch,
   findInvestment,
+  findInvestmentIn,
   findOrganization,
   listAgents,
   listBranchAgents,
   listBranches,
   listInvestments,
+  listInvestmentsIn,
 } from './read.js';
-import { AgentIdParams, BranchIdParams, InvestmentIdParams, InvestmentsQuery } from './schemas.js';
+import { AgentIdParams, BranchIdParams, InvestmentIdParams, InvestmentQuery, InvestmentsQuery } from './schemas.js';
+import type { InputChecker } from '../../http/validation/input-checker.js';
+import { checkLang, contentLanguage, INVALID_LANG } from '../translations/index.js';
+
+/** The investments' query, `lang` read in its canonical form (a 422 when it is not a tag). */
+const investmentsQuery: PartReader<{ is_active?: boolean; lang?: string }> = {
+  schema: InvestmentsQuery,
+  read: (check: InputChecker) => {
+    const query = check.query<{ is_active?: boolean; lang?: string }>(InvestmentsQuery);
+    const lang = checkLang(check, query?.lang, ['query', 'lang']);
+    return query === undefined || lang === INVALID_LANG ? undefined : { ...query, lang };
+  },
+};
+const investmentQuery: PartReader<{ lang?: string }> = {
+  schema: InvestmentQuery,
+  read: (check: InputChecker) => {
+    const lang = checkLang(check, check.query<{ lang?: string }>(InvestmentQuery)?.lang, ['query', 'lang']);
+    return lang === INVALID_LANG ? undefined : { lang };
+  },
+};
 
 const json = (description: string, schema: unknown) => ({ description, content: { 'application/json': { schema } } });
 
@@ -92,21 +113,36 @@ export const readAgent = keyedOperation({
 export const listInvestmentsOperation = keyedOperation({
   operationId: 'list_investments',
   summary: 'Investments',
-  description: 'The investments of the organization (active and inactive unless `is_active` narrows it), ordered by name, then id.',
+  description:
+    'The investments of the organization (active and inactive unless `is_active` narrows it), ordered by name, then id. ' +
+    '`lang` serves names and descriptions in that language (extension E12, with `Content-Language`); the order stays the original names\'.',
   tags: ['investments'],
-  query: InvestmentsQuery,
+  query: investmentsQuery,
   responses: { 200: json('The investments', Type.Array(Type.Ref('Investment'))), ...errorResponses() },
-  handle: async ({ query }, { db, caller }) => listInvestments(db, caller, query.is_active),
+  async handle({ query }, { db, caller, reply }) {
+    if (query.lang === undefined) return listInvestments(db, caller, query.is_active);
+    const served = await listInvestmentsIn(db, caller, query.is_active, query.lang);
+    reply.header('content-language', contentLanguage(query.lang, served.translated));
+    return served.value;
+  },
 });
 
 export const readInvestment = keyedOperation({
   operationId: 'get_investment',
   summary: 'One investment',
   tags: ['investments'],
+  description: '`lang` serves its name and description in that language (extension E12, with `Content-Language`).',
   params: InvestmentIdParams,
+  query: investmentQuery,
   responses: { 200: json('The investment', Type.Ref('Investment')), ...errorResponses('Investment not found') },
-  async handle({ params }, { db, caller, reply }) {
-    const investment = await findInvestment(db, caller, params.investment_id);
-    return investment ?? sendDetail(reply, 404, 'Investment not found');
+  async handle({ params, query: { lang } }, { db, caller, reply }) {
+    if (lang === undefined) {
+      const investment = await findInvestment(db, caller, params.investment_id);
+      return investment ?? sendDetail(reply, 404, 'Investment not found');
+    }
+    const served = await findInvestmentIn(db, caller, params.investment_id, lang);
+    if (!served) return sendDetail(reply, 404, 'Investment not found');
+    reply.header('content-language', contentLanguage(lang, served.translated));
+    return served.value;
   },
 });

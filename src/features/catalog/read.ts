@@ -12,6 +12,7 @@ import type { Agent, Branch, Investment, Organization } from '../../contract/res
 import { investmentInScopeSql, scopeJson } from '../access/index.js';
 import type { Visibility } from '../access/index.js';
 import { toAgent, toBranch, toInvestment, toOrganization } from './model.js';
+import { translateInvestment, type InvestmentTranslation } from '../translations/index.js';
 
 // Organization
 
@@ -109,23 +110,68 @@ function scoped(visibility: Visibility): { name: string; condition: RawBuilder<u
     : { name: '', condition: sql`` };
 }
 
+/**
+ * With `lang` (extension E12): the investment's translation into it, read with the row, and the
+ * statement's name suffix (the texts without `lang` stay as they are).
+ */
+function translationOf(lang: string | undefined): { name: string; column: RawBuilder<unknown> } {
+  return lang === undefined
+    ? { name: '', column: sql`` }
+    : { name: '_lang', column: sql`(translations -> ${lang}::text)::text as translation, ` };
+}
+
+type TranslatableRow = InvestmentRow & { translation?: string | null };
+
+/** An investment as served in `lang` (the original where it has no translation), and whether a field was translated. */
+export interface InLanguage<T> {
+  readonly value: T;
+  readonly translated: boolean;
+}
+
+function toInvestmentIn(row: TranslatableRow): InLanguage<Investment> {
+  const translation = row.translation ? (JSON.parse(row.translation) as InvestmentTranslation) : undefined;
+  return translateInvestment(toInvestment(row), translation);
+}
+
 export async function listInvestments(db: ReadDb, visibility: Visibility, isActive?: boolean): Promise<Investment[]> {
+  return (await readInvestmentList(db, visibility, isActive, undefined)).map(toInvestment);
+}
+
+/** The investments in `lang` (E12), and whether any field was translated. */
+export async function listInvestmentsIn(db: ReadDb, visibility: Visibility, isActive: boolean | undefined, lang: string): Promise<InLanguage<Investment[]>> {
+  const served = (await readInvestmentList(db, visibility, isActive, lang)).map(toInvestmentIn);
+  return { value: served.map((s) => s.value), translated: served.some((s) => s.translated) };
+}
+
+async function readInvestmentList(db: ReadDb, visibility: Visibility, isActive: boolean | undefined, lang: string | undefined): Promise<TranslatableRow[]> {
   const scope = scoped(visibility);
-  const result = await sql<InvestmentRow>`${prepared(`list_investments${scope.name}`)}
-    select ${INVESTMENT_COLUMNS} from investments
+  const translation = translationOf(lang);
+  const result = await sql<TranslatableRow>`${prepared(`list_investments${scope.name}${translation.name}`)}
+    select ${translation.column}${INVESTMENT_COLUMNS} from investments
     where organization_id = ${visibility.organizationId} and (${isActive ?? null}::boolean is null or is_active = ${isActive ?? null}::boolean)
     ${scope.condition}
     order by name collate "C", investment_id`.execute(db);
-  return result.rows.map(toInvestment);
+  return result.rows;
 }
 
 export async function findInvestment(db: ReadDb, visibility: Visibility, investmentId: string): Promise<Investment | undefined> {
-  const scope = scoped(visibility);
-  const result = await sql<InvestmentRow>`${prepared(`find_investment${scope.name}`)}
-    select ${INVESTMENT_COLUMNS} from investments where organization_id = ${visibility.organizationId} and investment_id = ${investmentId}
-    ${scope.condition}`.execute(db);
-  const row = result.rows[0];
+  const row = await readInvestment(db, visibility, investmentId, undefined);
   return row ? toInvestment(row) : undefined;
+}
+
+/** One investment in `lang` (E12), and whether a field was translated. */
+export async function findInvestmentIn(db: ReadDb, visibility: Visibility, investmentId: string, lang: string): Promise<InLanguage<Investment> | undefined> {
+  const row = await readInvestment(db, visibility, investmentId, lang);
+  return row ? toInvestmentIn(row) : undefined;
+}
+
+async function readInvestment(db: ReadDb, visibility: Visibility, investmentId: string, lang: string | undefined): Promise<TranslatableRow | undefined> {
+  const scope = scoped(visibility);
+  const translation = translationOf(lang);
+  const result = await sql<TranslatableRow>`${prepared(`find_investment${scope.name}${translation.name}`)}
+    select ${translation.column}${INVESTMENT_COLUMNS} from investments where organization_id = ${visibility.organizationId} and investment_id = ${investmentId}
+    ${scope.condition}`.execute(db);
+  return result.rows[0];
 }
 
 export async function investmentExists(db: ReadDb, visibility: Visibility, investmentId: string): Promise<boolean> {
@@ -136,16 +182,18 @@ export async function investmentExists(db: ReadDb, visibility: Visibility, inves
   return result.rows.length > 0;
 }
 
-/** Investments by id that the caller sees (for `include=investment`). */
+/** Investments by id that the caller sees (for `include=investment`), with `lang` (E12) in that language. */
 export async function findInvestmentsByIds(
   db: ReadDb,
   visibility: Visibility,
   ids: readonly string[],
+  lang?: string,
 ): Promise<Map<string, Investment>> {
   if (ids.length === 0) return new Map();
   const scope = scoped(visibility);
-  const result = await sql<InvestmentRow>`${prepared(`find_investments_by_ids${scope.name}`)}
-    select ${INVESTMENT_COLUMNS} from investments where organization_id = ${visibility.organizationId} and investment_id = any(${ids}::uuid[])
+  const translation = translationOf(lang);
+  const result = await sql<TranslatableRow>`${prepared(`find_investments_by_ids${scope.name}${translation.name}`)}
+    select ${translation.column}${INVESTMENT_COLUMNS} from investments where organization_id = ${visibility.organizationId} and investment_id = any(${ids}::uuid[])
     ${scope.condition}`.execute(db);
-  return new Map(result.rows.map((row) => [row.investment_id, toInvestment(row)]));
+  return new Map(result.rows.map((row) => [row.investment_id, lang === undefined ? toInvestment(row) : toInvestmentIn(row).value]));
 }

@@ -3,6 +3,7 @@
  * The same TypeBox objects validate requests and describe them in /openapi.json.
  */
 import Type from 'typebox';
+import { LangSchema } from '../translations/index.js';
 
 const uuidParam = (description: string) => Type.String({ format: 'uuid', description });
 
@@ -14,4 +15,8 @@ export const InvestmentsQuery = Type.Object({
   is_active: Type.Optional(
     Type.Boolean({ description: 'Only active (`true`) or only inactive (`false`) investments. Absent: all of them.' }),
   ),
+  lang: Type.Optional(LangSchema),
 });
+
+/** GET one investment's query: `lang` (translations, extension E12). */
+export const InvestmentQuery = Type.Object({ lang: Type.Optional(LangSchema) });

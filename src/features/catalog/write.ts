@@ -38,7 +38,8 @@ export const upsertAgents = (db: Kysely<Database>, rows: readonly Row[]) =>
     compare: AGENT_COLUMNS, update: AGENT_COLUMNS, also: touched,
   }, rows);
 
-const INVESTMENT_COLUMNS = ['webpage_id', 'name', 'description', 'is_active', 'location'] as const;
+// translations (E12): a change of them alone is a change of the investment (updated_at, feed).
+const INVESTMENT_COLUMNS = ['webpage_id', 'name', 'description', 'is_active', 'location', 'translations'] as const;
 
 export const upsertInvestments = (db: Kysely<Database>, rows: readonly Row[]) =>
   upsert(db, {

@@ -19,6 +19,7 @@ import { OfferIdParams, OfferIncludeQuery, OfferQuery, OffersRequestBodySchema }
 import { checkInclude, checkOffersBody, checkQueryFields } from './query/request.js';
 import type { FieldSelection } from './sparse-fields.js';
 import { InvestmentIdParams } from '../catalog/index.js';
+import { checkLang, contentLanguage, INVALID_LANG } from '../translations/index.js';
 
 /** A 200 with the JSON and the XML media type of the same resource. */
 const jsonOrXml = (description: string, schema: unknown) => ({
@@ -55,15 +56,22 @@ const includeQuery: PartReader<Set<OfferInclude>> = {
   read: (check: InputChecker) => checkInclude(check, check.query<{ include?: string[] }>(OfferIncludeQuery)?.include),
 };
 
-/** GET offer's query: `include`, and `fields` (sparse fields, extension E13). */
-const offerQuery: PartReader<{ include: Set<OfferInclude>; fields: FieldSelection | undefined }> = {
+/** GET offer's query: `include`, `fields` (sparse fields, extension E13) and `lang` (translations, E12). */
+const offerQuery: PartReader<{ include: Set<OfferInclude>; fields: FieldSelection | undefined; lang: string | undefined }> = {
   schema: OfferQuery,
   read: (check: InputChecker) => {
-    const query = check.query<{ include?: string[]; fields?: string[] }>(OfferQuery);
+    const query = check.query<{ include?: string[]; fields?: string[]; lang?: string }>(OfferQuery);
     const include = checkInclude(check, query?.include);
-    return { include, fields: checkQueryFields(check, query?.fields) };
+    const fields = checkQueryFields(check, query?.fields);
+    const lang = checkLang(check, query?.lang, ['query', 'lang']);
+    return lang === INVALID_LANG ? undefined : { include, fields, lang };
   },
 };
+
+/** With `lang` (E12), names the language served: the tag when any offer's fields were translated. */
+function sayLanguage(ctx: KeyedContext, lang: string | undefined, offers: readonly OfferView[]): void {
+  if (lang !== undefined) ctx.reply.header('content-language', contentLanguage(lang, offers.some((offer) => offer.language !== undefined)));
+}
 
 /** A list's 200: the page, or with `fields` the sparse page. */
 const PAGE_ANSWER = Type.Union([Type.Ref('OffersResponse'), Type.Ref('SparseOffersResponse')]);
@@ -76,17 +84,18 @@ export const readOffer = keyedOperation({
   summary: 'One offer',
   description:
     'One active offer of the organization. `include` embeds related entities; `fields` keeps only the named ' +
-    'offer_data fields (extension E13). ' +
+    'offer_data fields (extension E13); `lang` serves its translation (extension E12, with `Content-Language`). ' +
     '`Accept: application/xml` returns it as XML (root `<offer>`). Inactive offers answer 404.',
   tags: ['offers'],
   params: OfferIdParams,
   query: offerQuery,
   responses: { 200: jsonOrXml('The offer (with `fields`, a SparseOffer)', Type.Union([Type.Ref('Offer'), Type.Ref('SparseOffer')])), ...errorResponses('Offer not found') },
   serializers: offerSerializers,
-  async handle({ params, query: { include, fields } }, ctx) {
+  async handle({ params, query: { include, fields, lang } }, ctx) {
     const format = negotiate(ctx);
-    const offer = await ctx.services.offers.find(ctx.caller, params.offer_id, include, fields);
+    const offer = await ctx.services.offers.find(ctx.caller, params.offer_id, include, fields, lang);
     if (!offer) return sendDetail(ctx.reply, 404, 'Offer not found');
+    sayLanguage(ctx, lang, [offer]);
     return as(ctx, format, offer);
   },
 });
@@ -103,6 +112,7 @@ export const listOffersOperation = keyedOperation({
   async handle({ query: include, body: request }, ctx) {
     const format = negotiate(ctx);
     const page = await ctx.services.offers.list(ctx.caller, { ...request, include });
+    sayLanguage(ctx, request.lang, page.items);
     return as(ctx, format, page);
   },
 });
@@ -127,6 +137,7 @@ export const listInvestmentOffers = keyedOperation({
       return sendDetail(ctx.reply, 404, 'Investment not found');
     }
     const page = await ctx.services.offers.list(ctx.caller, { investmentId, ...request, include });
+    sayLanguage(ctx, request.lang, page.items);
     return as(ctx, format, page);
   },
 });

@@ -28,6 +28,11 @@ export interface OfferView {
    * of the answer; the XML renderer writes only their elements.
    */
   fields?: FieldSelection;
+  /**
+   * With `lang` (extension E12): the language tag whose translated fields offer_data holds; absent
+   * when none was served (no translation into it). Not a field of the answer.
+   */
+  language?: string;
   version: number;
   agent: Agent | null;
   branch: Branch | null;

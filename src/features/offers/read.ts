@@ -40,6 +40,8 @@ import type { OfferColumnsCache } from './facets/columns-cache.js';
 import { offerColumnsLoader } from './facets/columns-read.js';
 import { memoryCanAnswer, pageFromMemory, type CardRow } from './cards/memory-answers.js';
 import { readContentVersion } from '../content-version/index.js';
+import { translatedFieldTexts, translatedOfferData } from './translated.js';
+import type { OfferTranslation } from '../translations/index.js';
 
 export interface OfferListQuery extends OfferListRequest {
   /** Limits the list to one investment's offers. */
@@ -50,6 +52,8 @@ export interface OfferListQuery extends OfferListRequest {
 }
 
 interface OfferRowSlice {
+  /** With `lang` (E12): the offer's translation into it as JSON text; null when it has none. */
+  translation?: string | null;
   offer_id: string;
   external_id: string;
   created_at: string;
@@ -73,9 +77,10 @@ const rowToken = (alias: 'o' | 'r') =>
  * The columns of an offer response but its body, which withBodies() adds: read in the same query,
  * the body would be fetched and decompressed for every row a sort looks at, not only the page's.
  */
-function offerColumns(alias: 'o' | 'r'): AliasedRawBuilder<unknown, string>[] {
+function offerColumns(alias: 'o' | 'r', lang: string | undefined): AliasedRawBuilder<unknown, string>[] {
   const col = (name: string) => sql.ref(`${alias}.${name}`);
   return [
+    ...(lang === undefined ? [] : [translationColumn(alias, lang)]),
     sql<string>`${col('offer_id')}`.as('offer_id'),
     sql<string>`${col('external_id')}`.as('external_id'),
     sql<string>`${col('created_at')}`.as('created_at'),
@@ -87,6 +92,10 @@ function offerColumns(alias: 'o' | 'r'): AliasedRawBuilder<unknown, string>[] {
     sql<string | null>`${col('investment_id')}`.as('investment_id'),
   ];
 }
+
+/** The offer's translation into `lang` (E12), as JSON text: small, read with the row. */
+const translationColumn = (alias: 'o' | 'r', lang: string) =>
+  sql<string | null>`(${sql.ref(`${alias}.translations`)} -> ${lang}::text)::text`.as('translation');
 
 function activeOffersOf(db: ReadDb, visibility: Visibility) {
   const active = db.selectFrom('offers as o').where('o.organization_id', '=', visibility.organizationId).where('o.is_active', '=', true);
@@ -116,8 +125,9 @@ export class OfferReader {
     offerId: string,
     include: ReadonlySet<OfferInclude>,
     fields?: FieldSelection,
+    lang?: string,
   ): Promise<OfferView | undefined> {
-    return findOffer(this.db, this.bodies, visibility, offerId, include, fields);
+    return findOffer(this.db, this.bodies, visibility, offerId, include, fields, lang);
   }
 
   /**
@@ -139,7 +149,7 @@ export class OfferReader {
 
   /** The views of offer rows made from cards (cards/memory-answers.ts): `include` read as for any page. */
   viewsOfCards(visibility: Visibility, rows: readonly CardRow[], include: ReadonlySet<OfferInclude>, fields: FieldSelection): Promise<OfferView[]> {
-    return withRelated(this.db, visibility, rows, include, alreadyCut(fields));
+    return withRelated(this.db, visibility, rows, include, alreadyCut(fields), undefined);
   }
 }
 
@@ -161,7 +171,7 @@ async function listFromMemory(
   const found = pageFromMemory(snapshot, { scope: visibility.scope, investmentId: query.investmentId }, query);
   if (found === undefined) return undefined;
   return {
-    items: await withRelated(db, visibility, found.rows, query.include, alreadyCut(query.fields)),
+    items: await withRelated(db, visibility, found.rows, query.include, alreadyCut(query.fields), undefined), // memory answers no `lang`
     page: query.page,
     size: query.size,
     total: found.total,
@@ -176,14 +186,18 @@ async function findOffer(
   offerId: string,
   include: ReadonlySet<OfferInclude>,
   fields: FieldSelection | undefined,
+  lang: string | undefined,
 ): Promise<OfferView | undefined> {
   const { organizationId, scope } = visibility;
   // The body only when the cache does not hold the current one (a null token never matches).
   // Raw SQL with a fixed text: the hottest query of the service, built without a query builder.
   const held = bodies?.tokenOf(offerId) ?? null;
   const inScope = scope ? sql`and ${offerInScopeSql(scopeJson(scope), 'o')}` : sql``;
-  const result = await sql<OfferRowSlice>`${prepared(scope ? 'find_offer_scoped' : 'find_offer')}
-    select o.offer_id, o.external_id, o.created_at, o.updated_at, ${O_TOKEN} as row_token, o.version,
+  // With `lang` (E12), statements of their own: the texts without it stay as they are.
+  const name = `find_offer${scope ? '_scoped' : ''}${lang === undefined ? '' : '_lang'}`;
+  const translation = lang === undefined ? sql`` : sql`(o.translations -> ${lang}::text)::text as translation,`;
+  const result = await sql<OfferRowSlice>`${prepared(name)}
+    select ${translation} o.offer_id, o.external_id, o.created_at, o.updated_at, ${O_TOKEN} as row_token, o.version,
       o.agent_id, o.branch_id, o.investment_id,
       case when ${O_TOKEN} = ${held}::text then null else convert_to(o.offer_data_json, 'UTF8') end as offer_data_bytes
     from offers as o
@@ -191,7 +205,7 @@ async function findOffer(
   const row = result.rows[0];
   if (!row) return undefined;
   const rows = await withBodies(db, organizationId, [row], bodies);
-  const [view] = await withRelated(db, visibility, rows, include, sparse(bodies, fields));
+  const [view] = await withRelated(db, visibility, rows, include, sparse(bodies, fields), lang);
   return view;
 }
 
@@ -212,7 +226,7 @@ async function findOffers(
     where o.organization_id = ${organizationId} and o.is_active and o.offer_id = any(${[...offerIds]}::uuid[]) ${inScope}`.execute(db)
   ).rows;
   const withData = await withBodies(db, organizationId, rows, bodies);
-  return withRelated(db, visibility, withData, new Set(), sparse(bodies, fields));
+  return withRelated(db, visibility, withData, new Set(), sparse(bodies, fields), undefined);
 }
 
 /**
@@ -268,7 +282,7 @@ async function listOffers(
   let matching = activeOffersOf(db, visibility);
   if (query.investmentId !== undefined) matching = matching.where('o.investment_id', '=', query.investmentId);
   for (const filter of query.filters) matching = matching.where(filterCondition(filter));
-  if (query.search !== undefined) matching = matching.where(searchCondition(query.search, organizationId));
+  if (query.search !== undefined) matching = matching.where(searchCondition(query.search, organizationId, query.lang));
 
   // As asked; else the best matches of a search first; else newest first. offer_id breaks ties,
   // so pages never overlap.
@@ -301,7 +315,7 @@ async function listOffers(
   const pageQuery =
     offset === 0 && !countInPage
       ? matching
-          .select([...offerColumns('o'), ...countColumn])
+          .select([...offerColumns('o', query.lang), ...countColumn])
           .orderBy(order(sortKey))
           .orderBy('o.offer_id', 'asc')
           .limit(query.size)
@@ -317,7 +331,7 @@ async function listOffers(
               .as('p'),
           )
           .innerJoin('offers as r', 'r.offer_id', 'p.offer_id')
-          .select([...offerColumns('r'), ...(countInPage ? [sql<string>`p.matches`.as('matches')] : [])])
+          .select([...offerColumns('r', query.lang), ...(countInPage ? [sql<string>`p.matches`.as('matches')] : [])])
           // Redundant with the inner query; kept so that no row of another organization can ever join.
           .where('r.organization_id', '=', organizationId)
           .orderBy(order(sql.ref('p.sort_key')))
@@ -336,7 +350,7 @@ async function listOffers(
   }
   const items = await withBodies(db, organizationId, rows, bodies);
   return {
-    items: await withRelated(db, visibility, items, query.include, sparse(bodies, query.fields)),
+    items: await withRelated(db, visibility, items, query.include, sparse(bodies, query.fields), query.lang),
     page: query.page,
     size: query.size,
     total,
@@ -354,6 +368,7 @@ async function withRelated(
   rows: readonly OfferRowSlice[],
   include: ReadonlySet<OfferInclude>,
   cut: SparseCut | undefined,
+  lang: string | undefined,
 ): Promise<OfferView[]> {
   if (rows.length === 0) return [];
   const { organizationId } = visibility;
@@ -364,7 +379,7 @@ async function withRelated(
   const [agents, branches, investments, organization] = await Promise.all([
     include.has('agent') ? findAgentsByIds(db, organizationId, ids((r) => r.agent_id)) : none,
     include.has('branch') ? findBranchesByIds(db, organizationId, ids((r) => r.branch_id)) : none,
-    include.has('investment') ? findInvestmentsByIds(db, visibility, ids((r) => r.investment_id)) : none,
+    include.has('investment') ? findInvestmentsByIds(db, visibility, ids((r) => r.investment_id), lang) : none,
     include.has('organization') ? findOrganization(db, organizationId) : Promise.resolve(undefined),
   ]);
   return rows.map((row) =>
@@ -377,6 +392,7 @@ async function withRelated(
         organization: organization ?? null,
       },
       cut,
+      lang,
     ),
   );
 }
@@ -392,7 +408,7 @@ function asBuffer(bytes: Uint8Array): Buffer {
  */
 interface SparseCut {
   readonly selection: FieldSelection;
-  readonly bytesOf: (row: OfferRowSlice, stored: Buffer) => Buffer;
+  readonly bytesOf: (row: OfferRowSlice, stored: Buffer, translation: OfferTranslation | undefined) => Buffer;
 }
 
 /** Rows whose bytes are the sparse offer_data already (made from cards). */
@@ -404,9 +420,9 @@ function sparse(bodies: OfferBodyCache | undefined, selection: FieldSelection | 
   if (selection === undefined) return undefined;
   return {
     selection,
-    bytesOf: (row, stored) => {
+    bytesOf: (row, stored, translation) => {
       const texts = bodies ? bodies.fieldTexts(row.offer_id, row.row_token, stored) : fieldTextsOf(stored.toString('utf8'));
-      return Buffer.from(sparseJson(texts, selection));
+      return Buffer.from(sparseJson(translation ? translatedFieldTexts(texts, translation) : texts, selection));
     },
   };
 }
@@ -415,10 +431,13 @@ function toOfferView(
   row: OfferRowSlice,
   related: { agent: Agent | null; branch: Branch | null; organization: Organization | null; investment: Investment | null },
   cut: SparseCut | undefined,
+  lang: string | undefined,
 ): OfferView {
   const stored = asBuffer(row.offer_data_bytes!);
+  // With `lang` (E12) and a translation into it, the translated fields replace the original ones.
+  const translation = lang !== undefined && row.translation ? (JSON.parse(row.translation) as OfferTranslation) : undefined;
   // With sparse fields, the cut text stands for offer_data everywhere (JSON bytes, XML object).
-  const bytes = cut ? cut.bytesOf(row, stored) : stored;
+  const bytes = cut ? cut.bytesOf(row, stored, translation) : translation ? translatedOfferData(stored, translation) : stored;
   let text: string | undefined;
   let parsed: Record<string, unknown> | undefined;
   // Decoded only if a renderer asks for the text (XML); JSON copies the bytes.
@@ -438,6 +457,7 @@ function toOfferView(
     },
     offer_data_json_bytes: bytes,
     ...(cut ? { fields: cut.selection } : {}),
+    ...(translation ? { language: lang } : {}),
     version: row.version,
     ...related,
   };

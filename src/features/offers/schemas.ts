@@ -4,6 +4,7 @@
  * them in /openapi.json.
  */
 import Type, { type TSchema } from 'typebox';
+import { LangSchema } from '../translations/index.js';
 import { Nullable, OfferDataSchema, OfferSchema, OffersPageSchema } from '../../contract/resources.js';
 import {
   MAX_FILTERS,
@@ -47,7 +48,7 @@ export const OfferFieldsQueryPart = Type.Optional(
   }),
 );
 
-export const OfferQuery = Type.Object({ include: OfferIncludeQuery.properties.include, fields: OfferFieldsQueryPart });
+export const OfferQuery = Type.Object({ include: OfferIncludeQuery.properties.include, fields: OfferFieldsQueryPart, lang: Type.Optional(LangSchema) });
 
 export const FieldsSchema = Type.Array(Type.String(), {
   minItems: 1,
@@ -180,6 +181,7 @@ export const OffersRequestBodySchema = Type.Object(
     ),
     search: Type.Optional(Nullable(SearchSchema)),
     fields: Type.Optional(Nullable(FieldsSchema)),
+    lang: Type.Optional(Nullable(LangSchema)),
   },
   { $id: 'OffersRequestBody', title: 'OffersRequestBody', examples: [OFFERS_REQUEST_EXAMPLE] },
 );

@@ -28,9 +28,14 @@ export interface OfferRowDraft {
    * upsert), as a change of its price does. Never shown in the offer's answers.
    */
   ancillary_json: string | null;
+  /**
+   * The record's translations (extension E12) in their stored form (JSON text), null when it has
+   * none: on the row, so that a change of them alone makes a new version of the offer.
+   */
+  translations_json: string | null;
 }
 
-const OFFER_COMPARED = ['external_id', 'agent_id', 'branch_id', 'investment_id', 'is_active', 'offer_data_json', 'ancillary'] as const;
+const OFFER_COMPARED = ['external_id', 'agent_id', 'branch_id', 'investment_id', 'is_active', 'offer_data_json', 'ancillary', 'translations'] as const;
 
 /**
  * Offers start at version 1; a change adds 1 and sets updated_at. created_at is replaced only by a
@@ -50,21 +55,24 @@ async function upsertOfferRows(db: Kysely<Database>, drafts: readonly OfferRowDr
       // Typed parameters: both drivers then send each value as its column's type.
       sql`(${d.offer_id}::uuid, ${d.organization_id}::uuid, ${d.external_id}::text, ${d.agent_id}::uuid, ${d.branch_id}::uuid,
         ${d.investment_id}::uuid, ${d.is_active}::boolean, ${d.offer_data_json}::text, ${d.created_at ?? null}::timestamptz,
-        ${d.search_vector}::tsvector, ${d.ancillary_json}::jsonb)`,
+        ${d.search_vector}::tsvector, ${d.ancillary_json}::jsonb, ${d.translations_json}::jsonb)`,
   );
   const compared = givenCreatedAt ? [...OFFER_COMPARED, 'created_at'] : [...OFFER_COMPARED];
   const result = await sql<{ created: boolean }>`
     insert into offers (offer_id, organization_id, external_id, agent_id, branch_id, investment_id, is_active,
-                        offer_data, offer_data_json, created_at, updated_at, search_vector, ancillary)
+                        offer_data, offer_data_json, created_at, updated_at, search_vector, ancillary,
+                        translations, translation_vector)
     select v.offer_id, v.organization_id, v.external_id, v.agent_id, v.branch_id, v.investment_id, v.is_active,
-           v.data::jsonb, v.data, coalesce(v.created_at, now()), now(), v.search_vector, v.ancillary
+           v.data::jsonb, v.data, coalesce(v.created_at, now()), now(), v.search_vector, v.ancillary,
+           v.translations, ecs_translation_vector(v.translations)
     from (values ${sql.join(values)})
       as v (offer_id, organization_id, external_id, agent_id, branch_id, investment_id, is_active, data, created_at,
-            search_vector, ancillary)
+            search_vector, ancillary, translations)
     on conflict (offer_id) do update set
       external_id = excluded.external_id, agent_id = excluded.agent_id, branch_id = excluded.branch_id,
       investment_id = excluded.investment_id, is_active = excluded.is_active, offer_data = excluded.offer_data,
       offer_data_json = excluded.offer_data_json, search_vector = excluded.search_vector, ancillary = excluded.ancillary,
+      translations = excluded.translations, translation_vector = excluded.translation_vector,
       ${givenCreatedAt ? sql`created_at = excluded.created_at,` : sql``}
       version = offers.version + 1, updated_at = now()
     where offers.organization_id = excluded.organization_id

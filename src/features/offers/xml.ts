@@ -92,7 +92,9 @@ export const OFFER_DATA_FRAGMENT_CHARS = 16_000_000;
 function offerDataElement(offer: OfferView, fragments: FragmentCache | undefined): string {
   // A sparse element is kept apart from the offer's full one (its own key), checked the same way
   // against the (sparse) offer_data text it was written from.
-  const key = offer.fields ? `${offer.offer_id}\n${offer.fields.key}` : offer.offer_id;
+  // So is a translated one (E12): its language is in the key, so the original's stays.
+  const base = offer.fields ? `${offer.offer_id}\n${offer.fields.key}` : offer.offer_id;
+  const key = offer.language === undefined ? base : `${base}\n@${offer.language}`;
   const cached = fragments?.get(key, offer.offer_data_json);
   if (cached !== undefined) return cached;
   const fragment = (offer.fields ? sparseOfferDataWriter(offer.fields) : writeOfferData)(offer.offer_data);

@@ -25,7 +25,7 @@ import {
   type SourceLimits,
   type VariantAddress,
 } from './model.js';
-import { findReadySourceByHash, readSigningSecret, readSourceStates } from './read.js';
+import { countPendingSources, findReadySourceByHash, readSigningSecret, readSourceStates } from './read.js';
 import { enqueuePhotoSources } from './write.js';
 import { requeueSource } from './fetcher-sql.js';
 import { fetchSourceOrDemo } from './source-fetch.js';
@@ -33,7 +33,7 @@ import { demoPhotoOfUrl } from './demo-photos.js';
 import { renderVariant } from './image-processing.js';
 import { ImageStore } from './image-store.js';
 import { RenderGate } from './render-gate.js';
-import { PhotoFetcher, type FetcherLog } from './photo-fetcher.js';
+import { PhotoFetcher, type FetcherLog, type FetchOutcome } from './photo-fetcher.js';
 import { UrlSigner } from './url-signing.js';
 
 export interface PhotoServiceOptions {
@@ -51,6 +51,18 @@ export interface PhotoServiceOptions {
   limits?: SourceLimits;
   /** Memory for the bytes of recently served variants (IMAGE_MEMORY_CACHE_MB); 0: every answer reads its file. */
   memoryCacheBytes?: number;
+  /** Told what the photos do (the service's metrics). */
+  observer?: PhotoObserver;
+}
+
+/** Where a variant's bytes came from: memory, its file, or neither (rendered now, or its source is gone). */
+export type VariantLookup = 'memory' | 'file' | 'miss';
+
+/** What the photos report as they work (the service's Prometheus metrics). */
+export interface PhotoObserver {
+  fetched(outcome: FetchOutcome): void;
+  variantLookup(result: VariantLookup): void;
+  rendered(seconds: number): void;
 }
 
 /** A variant's answer. */
@@ -97,7 +109,13 @@ export class PhotoService {
       gate: this.gate,
       concurrency: options.fetchConcurrency,
       pollMs: options.pollMs,
+      ...(options.observer ? { onFetched: (outcome: FetchOutcome) => options.observer!.fetched(outcome) } : {}),
     });
+  }
+
+  /** Sources waiting to be fetched (the queue's depth, for the metrics). */
+  pendingSources(): Promise<number> {
+    return countPendingSources(this.options.readDb);
   }
 
   /**
@@ -180,7 +198,17 @@ export class PhotoService {
     const address = this.verified(params);
     if (!address) return undefined;
     const file = this.store.variantPath(address.hash, address.width, address.format);
-    const bytes = this.hot?.get(file) ?? (await this.store.read(file)) ?? (await this.renderOnce(file, address));
+    let found: VariantLookup = 'memory';
+    let bytes = this.hot?.get(file);
+    if (!bytes) {
+      found = 'file';
+      bytes = await this.store.read(file);
+    }
+    if (!bytes) {
+      found = 'miss';
+      bytes = await this.renderOnce(file, address);
+    }
+    this.options.observer?.variantLookup(found);
     if (!bytes) return undefined;
     this.hot?.set(file, bytes);
     return { bytes, contentType: CONTENT_TYPES[address.format], etag: this.etagOf(address) };
@@ -213,7 +241,10 @@ export class PhotoService {
       const displayed = meta.autoOrient ?? { width: meta.width, height: meta.height };
       // Never upscaled: a signed URL names a width the source has, unless its file was replaced.
       if (!displayed.width || !displayed.height || address.width > displayed.width) return undefined;
-      return renderVariant(source, address.width, variantHeight(displayed, address.width), address.format, this.limits.maxPixels);
+      const started = performance.now();
+      const rendered = await renderVariant(source, address.width, variantHeight(displayed, address.width), address.format, this.limits.maxPixels);
+      this.options.observer?.rendered((performance.now() - started) / 1000);
+      return rendered;
     });
     if (!bytes) return undefined;
     this.rendered += 1;

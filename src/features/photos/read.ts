@@ -1,6 +1,6 @@
 /**
  * The photo reads of the HTTP side (on the read-only handle): the sources of an offer's photos,
- * a ready source by its content hash, and the signing secret the database made.
+ * a ready source by its content hash, the fetch queue's depth, and the signing secret the database made.
  */
 import type { ReadDb } from '../../db/readonly.js';
 import type { SourceState } from './model.js';
@@ -30,6 +30,16 @@ export async function findReadySourceByHash(db: ReadDb, hash: string): Promise<{
     .where('status', '=', 'ready')
     .limit(1)
     .executeTakeFirst();
+}
+
+/** Sources waiting to be fetched (pending, due or not): the fetch queue's depth, through photo_sources_due_idx. */
+export async function countPendingSources(db: ReadDb): Promise<number> {
+  const row = await db
+    .selectFrom('photo_sources')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('status', '=', 'pending')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** The secret migration 2026_11_27_0030 made. */

@@ -1,7 +1,7 @@
 /**
- * The webhook sender: a loop in every running instance that claims due deliveries from the outbox
- * (src/features/webhooks/sender-sql.ts), POSTs each, signed, to its endpoint, and records the
- * outcome. It never blocks requests or imports: it holds no transaction while a message is on the
+ * The webhook sender: a loop in every running instance (src/jobs/claim-worker.ts) that claims due
+ * deliveries from the outbox (src/features/webhooks/sender-sql.ts), POSTs each, signed, to its
+ * endpoint, and records the outcome. It never blocks requests or imports: it holds no transaction while a message is on the
  * wire, has at most `concurrency` requests under way, and logs its errors instead of throwing.
  *
  * - 2xx: delivered. Anything else (3xx included: redirects are not followed; 4xx; 5xx), no answer
@@ -22,6 +22,7 @@ import {
   releaseClaim,
   type ClaimedDelivery,
 } from './sender-sql.js';
+import { ClaimWorker } from '../../jobs/claim-worker.js';
 
 /** The part of a pino / Fastify logger the sender uses. */
 export interface SenderLog {
@@ -59,27 +60,30 @@ function describeFailure(error: unknown, timeoutMs: number): string {
 }
 
 export class WebhookSender {
-  private readonly inFlight = new Map<string, { controller: AbortController; done: Promise<void> }>();
-  private timer: NodeJS.Timeout | undefined;
-  private stopped = true;
-  /** The claim under way, if any (stop() waits for it). */
-  private ticking: Promise<void> | undefined;
-  private tickAgain = false;
-  private readonly leaseMs: number;
+  private readonly worker: ClaimWorker<ClaimedDelivery>;
 
   constructor(private readonly options: WebhookSenderOptions) {
-    this.leaseMs = options.timeoutMs + LEASE_MARGIN_MS;
+    const { db, log } = options;
+    const leaseMs = options.timeoutMs + LEASE_MARGIN_MS;
+    this.worker = new ClaimWorker<ClaimedDelivery>({
+      concurrency: options.concurrency,
+      pollMs: options.pollMs,
+      claim: (limit) => claimDueDeliveries(db, limit, leaseMs),
+      idOf: (claim) => claim.delivery_id,
+      run: (claim, stop) => this.deliver(claim, stop),
+      onClaimFailed: (error) => log.warn({ err: error }, 'webhooks: could not look for due deliveries; trying again later'),
+      onRunFailed: (error, claim) =>
+        log.error({ err: error, delivery: claim.delivery_id }, 'webhooks: could not record a delivery attempt; it is sent again when its lease ends'),
+    });
   }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.schedule(0);
+    this.worker.start();
   }
 
   /** Looks for due deliveries now (after an import or a `webhooks test` in this process). */
   wake(): void {
-    if (!this.stopped) this.schedule(0);
+    this.worker.wake();
   }
 
   /** Attempts this instance has made since it started. */
@@ -87,67 +91,16 @@ export class WebhookSender {
 
   /** Requests under way. */
   get sending(): number {
-    return this.inFlight.size;
+    return this.worker.running;
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.ticking;
-    for (const request of this.inFlight.values()) request.controller.abort();
-    await Promise.allSettled([...this.inFlight.values()].map((request) => request.done));
-  }
-
-  private schedule(delayMs: number): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.tick(), delayMs);
-    this.timer.unref();
-  }
-
-  private async tick(): Promise<void> {
-    if (this.stopped) return;
-    if (this.ticking) {
-      this.tickAgain = true;
-      return;
-    }
-    let full = false;
-    this.ticking = (async () => {
-      const free = this.options.concurrency - this.inFlight.size;
-      if (free <= 0) return;
-      try {
-        const claims = await claimDueDeliveries(this.options.db, free, this.leaseMs);
-        full = claims.length === free;
-        for (const claim of claims) this.launch(claim);
-      } catch (error) {
-        this.options.log.warn({ err: error }, 'webhooks: could not look for due deliveries; trying again later');
-      }
-    })();
-    await this.ticking;
-    this.ticking = undefined;
-    if (this.stopped) return;
-    // More may be due than were claimed; otherwise wait for the poll (or a finished request).
-    const again = this.tickAgain || (full && this.inFlight.size < this.options.concurrency);
-    this.tickAgain = false;
-    this.schedule(again ? 0 : this.options.pollMs);
-  }
-
-  private launch(claim: ClaimedDelivery): void {
-    const controller = new AbortController();
-    const done = this.deliver(claim, controller.signal)
-      .catch((error: unknown) =>
-        this.options.log.error({ err: error, delivery: claim.delivery_id }, 'webhooks: could not record a delivery attempt; it is sent again when its lease ends'),
-      )
-      .finally(() => {
-        this.inFlight.delete(claim.delivery_id);
-        // A slot is free, and the endpoint's next message may be due.
-        this.wake();
-      });
-    this.inFlight.set(claim.delivery_id, { controller, done });
+  stop(): Promise<void> {
+    return this.worker.stop();
   }
 
   private async deliver(claim: ClaimedDelivery, stopSignal: AbortSignal): Promise<void> {
     const { db, log, timeoutMs, schedule } = this.options;
-    if (this.stopped) {
+    if (this.worker.stopped) {
       await releaseClaim(db, claim, 'interrupted: the service stopped before sending');
       return;
     }

@@ -14,6 +14,8 @@ export type Encoding = 'br' | 'gzip';
 export interface CachedResponse {
   readonly body: Buffer;
   readonly contentType: string;
+  /** The answer's Content-Language, when it has one (translations, extension E12): sent again on a hit. */
+  readonly contentLanguage?: string | undefined;
   /** Strong ETag of the uncompressed body (quoted). */
   readonly etag: string;
   /** Compressed variants, made on first demand (shared by the requests that wait for them). */
@@ -63,8 +65,8 @@ export function compressed(entry: CachedResponse, encoding: Encoding): Promise<B
 }
 
 /** An entry that is not stored (cache off): same shape, so one code path sends both. */
-export function responseEntry(body: Buffer, contentType: string, etag: string): CachedResponse {
-  return { body, contentType, etag, variants: {} };
+export function responseEntry(body: Buffer, contentType: string, etag: string, contentLanguage?: string): CachedResponse {
+  return contentLanguage === undefined ? { body, contentType, etag, variants: {} } : { body, contentType, contentLanguage, etag, variants: {} };
 }
 
 export class ResponseCache {
@@ -89,8 +91,8 @@ export class ResponseCache {
     return this.lru?.get(key);
   }
 
-  set(key: string, body: Buffer, contentType: string): CachedResponse {
-    const entry = responseEntry(body, contentType, strongEtag(body));
+  set(key: string, body: Buffer, contentType: string, contentLanguage?: string): CachedResponse {
+    const entry = responseEntry(body, contentType, strongEtag(body), contentLanguage);
     this.lru?.set(key, entry);
     return entry;
   }

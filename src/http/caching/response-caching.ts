@@ -137,7 +137,10 @@ export function createResponseCaching(options: {
       state[kEntry] = entry;
       // A revalidation that hits is answered here; finish() lets a 304 pass.
       if (request.headers['if-none-match'] !== undefined && prepare(request, reply, entry).notModified) reply.send();
-      else reply.code(200).type(entry.contentType).send(entry.body);
+      else {
+        if (entry.contentLanguage !== undefined) reply.header('content-language', entry.contentLanguage);
+        reply.code(200).type(entry.contentType).send(entry.body);
+      }
       return;
     }
     state[kKey] = key;
@@ -160,12 +163,14 @@ export function createResponseCaching(options: {
         return;
       }
       const contentType = String(reply.getHeader('content-type') ?? JSON_TYPE);
+      const language = reply.getHeader('content-language');
+      const contentLanguage = language === undefined ? undefined : String(language);
       const key = state[kKey];
       // Stored only under the version the request started with, and only while it is current:
       // a response read across an import is sent, never kept.
       stored = key !== undefined && state[kVersion] === version.current;
       const isGet = request.method !== 'POST';
-      entry = stored ? cache.set(key!, body, contentType) : responseEntry(body, contentType, isGet ? strongEtag(body) : '');
+      entry = stored ? cache.set(key!, body, contentType, contentLanguage) : responseEntry(body, contentType, isGet ? strongEtag(body) : '', contentLanguage);
     }
 
     const { encoding, notModified } = prepare(request, reply, entry);

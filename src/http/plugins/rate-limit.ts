@@ -22,7 +22,6 @@
 import rateLimitPlugin from '@fastify/rate-limit';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
-import { hashKey, presentedKey } from '../../features/access/index.js';
 import { JSON_TYPE } from '../content-types.js';
 
 export const RATE_LIMIT_WINDOW_SECONDS = 60;
@@ -97,10 +96,12 @@ export function rateLimitHeaders(limit: number, remaining: number, resetInMs: nu
   };
 }
 
-/** The key a request is counted under: the SHA-256 of its API key (undefined: not authenticated). */
+/**
+ * The key a request is counted under: the SHA-256 of its API key, as the key check computed it
+ * (undefined: not authenticated).
+ */
 function countedKey(request: FastifyRequest): string | undefined {
-  const key = presentedKey(request.headers.authorization);
-  return key === undefined || request.caller === null ? undefined : hashKey(key);
+  return request.caller?.keySha256;
 }
 
 /**

@@ -3,7 +3,7 @@ import { buildApp } from '../../../src/app.js';
 import { loadConfig } from '../../../src/config.js';
 import { hashKey } from '../../../src/features/access/model.js';
 import { ApiKeyCache } from '../../../src/features/access/key-cache.js';
-import { findApiKeyByHash } from '../../../src/features/access/read.js';
+import { findApiKeyByHash, readKeyDirectory } from '../../../src/features/access/read.js';
 import { createTestDb, type TestDb } from '../../helpers/db.js';
 import { insertFixture, KEY_IDS, KEYS } from '../../helpers/fixtures.js';
 
@@ -20,7 +20,7 @@ describe('API key lookup cache', () => {
 
   it('trusts a lookup for its time to live, then reads the key again', async () => {
     let now = 1_000_000;
-    const cache = new ApiKeyCache((hash) => findApiKeyByHash(db.db, hash), 2000, 100, () => now);
+    const cache = new ApiKeyCache({ load: (hash) => findApiKeyByHash(db.db, hash), ttlMs: 2000, maxEntries: 100, now: () => now });
     const hash = hashKey(KEYS.activeA2);
     expect((await cache.lookup(hash))?.is_active).toBe(true);
     await setActive(KEY_IDS.activeA2, false);
@@ -34,15 +34,15 @@ describe('API key lookup cache', () => {
   it('remembers unknown keys too, and never holds more than its limit', async () => {
     let now = 0;
     let loads = 0;
-    const cache = new ApiKeyCache(
-      (hash) => {
+    const cache = new ApiKeyCache({
+      load: (hash) => {
         loads++;
         return findApiKeyByHash(db.db, hash);
       },
-      5000,
-      3,
-      () => now,
-    );
+      ttlMs: 5000,
+      maxEntries: 3,
+      now: () => now,
+    });
     expect(await cache.lookup(hashKey('nope'))).toBeUndefined();
     expect(await cache.lookup(hashKey('nope'))).toBeUndefined();
     expect(loads).toBe(1);
@@ -55,13 +55,13 @@ describe('API key lookup cache', () => {
 
   it('shares one query between concurrent lookups of the same key', async () => {
     let loads = 0;
-    const cache = new ApiKeyCache(
-      (hash) => {
+    const cache = new ApiKeyCache({
+      load: (hash) => {
         loads++;
         return findApiKeyByHash(db.db, hash);
       },
-      2000,
-    );
+      ttlMs: 2000,
+    });
     const hash = hashKey(KEYS.activeA1);
     const results = await Promise.all([cache.lookup(hash), cache.lookup(hash), cache.lookup(hash)]);
     expect(loads).toBe(1);
@@ -81,5 +81,96 @@ describe('API key lookup cache', () => {
       await setActive(KEY_IDS.expiresLaterA1, true);
       await app.close();
     }
+  });
+
+  describe('with the directory of every key', () => {
+    function counted(options: { ttlMs?: number; directoryMaxKeys?: number; now: () => number }) {
+      const counts = { loads: 0, directoryReads: 0 };
+      const cache = new ApiKeyCache({
+        load: (hash) => {
+          counts.loads++;
+          return findApiKeyByHash(db.db, hash);
+        },
+        readDirectory: (limit) => {
+          counts.directoryReads++;
+          return readKeyDirectory(db.db, limit);
+        },
+        ttlMs: options.ttlMs ?? 2000,
+        now: options.now,
+        ...(options.directoryMaxKeys !== undefined ? { directoryMaxKeys: options.directoryMaxKeys } : {}),
+      });
+      return { cache, counts };
+    }
+
+    it('refuses any number of different unknown keys with one read of the directory and no per-key query', async () => {
+      const { cache, counts } = counted({ now: () => 5_000 });
+      for (let i = 0; i < 500; i++) expect(await cache.lookup(hashKey(`ecs_guess_${i}`))).toBeUndefined();
+      expect((await cache.lookup(hashKey(KEYS.activeA1)))?.key_id).toBe(KEY_IDS.activeA1);
+      expect(counts).toEqual({ loads: 0, directoryReads: 1 });
+      expect(cache.size).toBe(0); // nothing remembered per key: a flood cannot fill memory
+      expect(cache.peek(hashKey('ecs_another_guess'))).toEqual({ record: undefined }); // answered synchronously
+    });
+
+    it('answers as the per-key lookup does, for every key of the database', async () => {
+      const { cache } = counted({ now: () => 5_000 });
+      const hashes = (await db.db.selectFrom('api_keys').select('key_sha256').execute()).map((r) => r.key_sha256);
+      expect(hashes.length).toBeGreaterThan(3);
+      for (const hash of hashes) expect(await cache.lookup(hash)).toEqual(await findApiKeyByHash(db.db, hash));
+    });
+
+    it('is trusted for its time to live, read ahead half-way, and sees a deactivation after it', async () => {
+      let now = 1_000_000;
+      const { cache, counts } = counted({ now: () => now });
+      const hash = hashKey(KEYS.activeA2);
+      expect((await cache.lookup(hash))?.is_active).toBe(true);
+      await setActive(KEY_IDS.activeA2, false);
+      now += 999;
+      expect(cache.peek(hash)?.record?.is_active).toBe(true); // fresh, no read ahead yet
+      expect(counts.directoryReads).toBe(1);
+      now += 1; // half-way: answered from what is known while the directory is read again
+      expect(cache.peek(hash)?.record?.is_active).toBe(true);
+      expect(counts.directoryReads).toBe(2);
+      await expect.poll(() => cache.peek(hash)?.record?.is_active).toBe(false);
+      now += 2000; // older than the time to live: not answered from memory
+      expect(cache.peek(hash)).toBeUndefined();
+      expect((await cache.lookup(hash))?.is_active).toBe(false);
+      await setActive(KEY_IDS.activeA2, true);
+      expect(counts.loads).toBe(0);
+    });
+
+    it('does not use a read that began before clear()', async () => {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let reads = 0;
+      const cache = new ApiKeyCache({
+        load: (hash) => findApiKeyByHash(db.db, hash),
+        readDirectory: async (limit) => {
+          reads++;
+          const keys = await readKeyDirectory(db.db, limit);
+          if (reads === 1) await gate; // the first read is held until after clear()
+          return keys;
+        },
+        ttlMs: 2000,
+        now: () => 5_000,
+      });
+      const hash = hashKey(KEYS.activeA2);
+      const first = cache.lookup(hash);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await setActive(KEY_IDS.activeA2, false);
+      cache.clear();
+      release();
+      await first; // answered, but the stale directory is not kept
+      expect(cache.directorySize).toBeUndefined();
+      expect((await cache.lookup(hash))?.is_active).toBe(false);
+      await setActive(KEY_IDS.activeA2, true);
+    });
+
+    it('falls back to per-key lookups when the database holds more keys than it keeps', async () => {
+      const { cache, counts } = counted({ now: () => 5_000, directoryMaxKeys: 2 });
+      expect((await cache.lookup(hashKey(KEYS.activeA1)))?.key_id).toBe(KEY_IDS.activeA1);
+      expect(await cache.lookup(hashKey('ecs_guess'))).toBeUndefined();
+      expect(cache.directorySize).toBeUndefined();
+      expect(counts).toEqual({ loads: 2, directoryReads: 1 }); // not read again for a while
+    });
   });
 });

@@ -176,6 +176,9 @@ function filesUnder(dir: string): string[] {
 describe('instances', () => {
   it('a restart while a source is being fetched: the source is handed back and the next instance fetches it', async () => {
     const t = await buildTestApp({ env: { IMAGE_SOURCES: '' } });
+    // The test's own app only holds the database: its fetcher (no IMAGE_SOURCES) would race the
+    // instances for the source and record it refused.
+    await t.app.services.photos.stop();
     const cacheDir = mkdtempSync(path.join(tmpdir(), 'ecs-photos-'));
     const env = { IMAGE_SOURCES: origin.origin, IMAGE_CACHE_DIR: cacheDir, IMAGE_FETCH_POLL_MS: '50' };
     origin.answers.set('/late.jpg', { kind: 'bytes', body: photo, delayMs: 60_000 });
@@ -198,6 +201,7 @@ describe('instances', () => {
 
   it('two instances sharing IMAGE_CACHE_DIR serve the same bytes and leave one file per variant', async () => {
     const t = await buildTestApp({ env: { IMAGE_SOURCES: '' } });
+    await t.app.services.photos.stop(); // as above: only the instances fetch
     const cacheDir = mkdtempSync(path.join(tmpdir(), 'ecs-photos-'));
     const env = { IMAGE_SOURCES: origin.origin, IMAGE_CACHE_DIR: cacheDir, IMAGE_FETCH_POLL_MS: '50', IMAGE_SIGNING_SECRET: 'x'.repeat(40) };
     const a = await instanceOn(t, env);

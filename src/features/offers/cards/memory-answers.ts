@@ -24,17 +24,19 @@ export interface MemoryRequest {
   readonly search?: string | undefined;
   readonly filters?: readonly OfferFilter[] | undefined;
   readonly sort?: OfferSort | undefined;
+  /** A translation asked for (E12): the cards hold the original texts only. */
+  readonly lang?: string | undefined;
 }
 
 /**
  * The fast path's entry condition: sparse fields all on the card, no search, every filter answered
  * by the columns, and an order the columns hold (newest first, created_at, or a number column the
- * sort reads). Anything else (and, when it comes, a `lang` asking for a translation) takes the body
- * path.
+ * sort reads), and no `lang` (the cards hold the original texts; translations are applied on the
+ * body path). Anything else takes the body path.
  */
 export function memoryCanAnswer(request: MemoryRequest): request is MemoryRequest & { fields: FieldSelection } {
   if (request.fields === undefined || !cardHolds(request.fields)) return false;
-  if (request.search !== undefined) return false;
+  if (request.search !== undefined || request.lang !== undefined) return false;
   if (!(request.filters ?? []).every(canEvaluate)) return false;
   return request.sort === undefined || sortValues(request.sort) !== undefined;
 }

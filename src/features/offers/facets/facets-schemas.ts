@@ -86,6 +86,9 @@ export const FieldCatalogueSchema = Type.Object(
     ),
     includes: Type.Array(Type.String()),
     sort_fields: Type.Array(Type.String()),
+    languages: Type.Array(Type.String(), {
+      description: 'Translations (extension E12): the language tags your active offers and your investments have translations into, in byte order.',
+    }),
   },
   { $id: 'FieldCatalogue', title: 'FieldCatalogue' },
 );

@@ -17,7 +17,7 @@ import {
   sortableFieldNames,
   type QueryFieldKind,
 } from '../query/language.js';
-import { enumValuesInUse } from './meta-read.js';
+import { enumValuesInUse, languagesInUse } from './meta-read.js';
 import { keyedOperation } from '../../../http/operation.js';
 import { errorResponses } from '../../../http/schemas/error-responses.js';
 
@@ -40,14 +40,15 @@ export const offerFieldCatalogue = keyedOperation({
   summary: 'The offer fields for filters, sorting and facets',
   description:
     'Every field that `filters`, `sorting` and the facet operations accept, with its type, operators and whether it sorts, ' +
-    'counts as a facet or has statistics; for enumerated fields, the values present in your active offers.',
+    'counts as a facet or has statistics; for enumerated fields, the values present in your active offers; and the languages ' +
+    'your offers and investments have translations into (`languages`, what `lang` serves; extension E12).',
   tags: ['offers'],
   responses: {
     200: { description: 'The field catalogue', content: { 'application/json': { schema: Type.Ref('FieldCatalogue') } } },
     ...errorResponses(),
   },
   async handle(_input, ctx) {
-    const values = await enumValuesInUse(ctx.db, ctx.caller);
+    const [values, languages] = await Promise.all([enumValuesInUse(ctx.db, ctx.caller), languagesInUse(ctx.db, ctx.caller)]);
     const fields = filterableFieldNames().map((name) => {
       const field = resolveOfferField(name)!;
       const enumerated = field.source === 'offer_data' && OFFER_DATA_FIELD_BY_NAME.get(name)?.kind === 'enum';
@@ -61,6 +62,6 @@ export const offerFieldCatalogue = keyedOperation({
         ...(enumerated ? { values: values[name] ?? [] } : {}),
       };
     });
-    return { fields, includes: [...OFFER_INCLUDES], sort_fields: [...sortableFieldNames(), DISTANCE_SORT_FIELD] };
+    return { fields, includes: [...OFFER_INCLUDES], sort_fields: [...sortableFieldNames(), DISTANCE_SORT_FIELD], languages };
   },
 });

@@ -3,7 +3,7 @@
  * organization's, within its website's scope) (extension E4).
  */
 import { sql } from 'kysely';
-import { offerScopeCondition } from '../../access/index.js';
+import { investmentScopeCondition, offerScopeCondition } from '../../access/index.js';
 import { OFFER_DATA_FIELDS } from '../../../contract/offer-fields.js';
 import type { Visibility } from '../../access/index.js';
 import type { ReadDb } from '../../../db/readonly.js';
@@ -21,4 +21,21 @@ export async function enumValuesInUse(db: ReadDb, visibility: Visibility): Promi
     from offers as o where o.organization_id = ${visibility.organizationId} and o.is_active${inScope ? sql` and ${inScope}` : sql``}`.execute(db);
   const row = result.rows[0] ?? {};
   return Object.fromEntries(ENUM_FIELDS.map((name) => [name, row[name] ?? []]));
+}
+
+/**
+ * The languages of the translations (extension E12) of the active offers and the investments a
+ * caller sees, as canonical tags in byte order: what `lang` can serve.
+ */
+export async function languagesInUse(db: ReadDb, visibility: Visibility): Promise<string[]> {
+  const offersInScope = offerScopeCondition(visibility.scope, 'o');
+  const investmentsInScope = investmentScopeCondition(visibility.scope, 'i.investment_id');
+  const result = await sql<{ languages: string[] | null }>`select array(select x.tag from (
+      select jsonb_object_keys(o.translations) as tag from offers as o
+      where o.organization_id = ${visibility.organizationId} and o.is_active and o.translations is not null${offersInScope ? sql` and ${offersInScope}` : sql``}
+      union
+      select jsonb_object_keys(i.translations) from investments as i
+      where i.organization_id = ${visibility.organizationId} and i.translations is not null${investmentsInScope ? sql` and ${investmentsInScope}` : sql``}
+    ) as x order by x.tag collate "C") as languages`.execute(db);
+  return result.rows[0]?.languages ?? [];
 }

@@ -127,6 +127,8 @@ export interface OfferListRequest {
   search?: string | undefined;
   /** Sparse fields (extension E13): offer_data holds only these; undefined: every field. */
   fields?: FieldSelection | undefined;
+  /** Translations (extension E12): the canonical language tag to serve; undefined: the originals. */
+  lang?: string | undefined;
 }
 
 

@@ -27,6 +27,7 @@ import { FILTER_SCHEMAS, PaginationSchema, SortingSchema } from '../schemas.js';
 import { issues, type Loc } from '../../../http/validation/issues.js';
 import type { InputChecker } from '../../../http/validation/input-checker.js';
 import { checkGeoPoint } from './geo-request.js';
+import { checkLang, INVALID_LANG } from '../../translations/index.js';
 import { withSuggestion } from '../../../text/suggest.js';
 import { MAX_SPARSE_FIELDS, selectionOf, SPARSE_FIELD_NAMES, sparseFieldIndex, type FieldSelection } from '../sparse-fields.js';
 
@@ -86,7 +87,8 @@ export function checkOffersBody(check: InputChecker): OfferListRequest | undefin
   const filters = checkFilters(check, body.filters);
   const search = checkSearch(check, body.search);
   const fields = checkBodyFields(check, body.fields);
-  if (!pagination || sort === INVALID || !filters || search === INVALID || fields === INVALID) return undefined;
+  const lang = checkLang(check, body.lang, ['body', 'lang']);
+  if (!pagination || sort === INVALID || !filters || search === INVALID || fields === INVALID || lang === INVALID_LANG) return undefined;
   return {
     page: pagination.page,
     size: pagination.size,
@@ -94,6 +96,7 @@ export function checkOffersBody(check: InputChecker): OfferListRequest | undefin
     filters,
     ...(search === undefined ? {} : { search }),
     ...(fields === undefined ? {} : { fields }),
+    ...(lang === undefined ? {} : { lang }),
   };
 }
 

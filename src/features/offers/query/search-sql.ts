@@ -11,6 +11,10 @@
  * that prefix stand for: see searchCondition). Relevance, for the order of a search without
  * sorting: each word scores 3 when it is in the title, else 2 in the address or external id, else
  * 1 in the description; the offer's score is the sum.
+ *
+ * With `lang` (extension E12) an offer also matches when its translation into that language has
+ * every word (offers.translation_vector, src/db/routines/translation-search.ts); relevance stays
+ * the original texts' (a match by its translation alone scores 1 a word).
  */
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { searchTerms, type SearchTerm } from './search-text.js';
@@ -52,7 +56,26 @@ const AFTER_WORD_CHARS = '{';
  * holds at least every word of every search vector, so the answer is the same. The lookup is an
  * uncorrelated subquery: PostgreSQL runs it once, before the index scan.
  */
-export function searchCondition(search: string, organizationId: string): RawBuilder<SqlBool> {
+export function searchCondition(search: string, organizationId: string, lang?: string): RawBuilder<SqlBool> {
+  const original = originalSearchCondition(search, organizationId);
+  if (lang === undefined) return original;
+  // Translations (E12): with `lang`, an offer whose translation into it has every word matches too.
+  const words = translationSearchWords(search);
+  if (words.length === 0) return original;
+  const translated = sql<SqlBool>`(o.translation_vector is not null and o.translation_vector @@ ecs_translation_query(${lang}::text, ${words}::text[], true))`;
+  // A search with no word of the original's alphabet (Cyrillic) would match every offer there.
+  return searchTerms(search).length === 0 ? translated : sql<SqlBool>`(${original} or ${translated})`;
+}
+
+/**
+ * The words of a search in a translation: letters and digits of any script, lower case (the
+ * language's configuration stems them, ecs_translation_query), at most as many as a search has.
+ */
+export function translationSearchWords(search: string): string[] {
+  return (search.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 32);
+}
+
+function originalSearchCondition(search: string, organizationId: string): RawBuilder<SqlBool> {
   const terms = searchTerms(search);
   if (terms.length === 0) return sql<SqlBool>`true`;
   const exact = [organizationTerm(organizationId), ...terms.filter((term) => !term.prefix).map((term) => termText(term))].join(' & ');
