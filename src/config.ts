@@ -192,7 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     responseCache: flag(env, 'RESPONSE_CACHE', true),
     responseCacheBytes: int(env, 'RESPONSE_CACHE_MB', 256, 0, 64 * 1024) * 1024 * 1024,
     offerBodyCacheBytes: int(env, 'OFFER_CACHE_MB', 128, 0, 64 * 1024) * 1024 * 1024,
-    facetColumnsBytes: int(env, 'FACET_COLUMNS_MB', 64, 0, 64 * 1024) * 1024 * 1024,
+    facetColumnsBytes: int(env, 'FACET_COLUMNS_MB', 256, 0, 64 * 1024) * 1024 * 1024,
     contentPollMs: int(env, 'CONTENT_POLL_MS', 1000, 50, 60_000),
     sitemapPageSize: int(env, 'SITEMAP_PAGE_SIZE', 50_000, 1, 50_000),
     webConcurrency: int(env, 'WEB_CONCURRENCY', 1, 1, 256),

@@ -11,7 +11,7 @@ import type { DbHandle } from './db/connect.js';
 import type { ReadDb } from './db/readonly.js';
 import { ApiKeyCache, findApiKeyByHash, readKeyDirectory, KeyUsageRecorder, touchApiKeyLastUsed } from './features/access/index.js';
 import { ContentVersion, listenForChanges, readContentVersion } from './features/content-version/index.js';
-import { OfferBodyCache, OfferColumnsCache, OfferReader, OFFER_DATA_FRAGMENT_CHARS } from './features/offers/index.js';
+import { OfferBodyCache, OfferColumnsCache, OfferColumnsWarmer, OfferReader, OFFER_DATA_FRAGMENT_CHARS } from './features/offers/index.js';
 import { WebhookSender } from './features/webhooks/index.js';
 import { PhotoService } from './features/photos/index.js';
 import { TransparencyFileCache } from './features/transparency/index.js';
@@ -50,7 +50,7 @@ export interface Services {
   readonly sitemapPageSize: number;
   /** Reads the content version, then starts listening and polling. */
   start(): Promise<void>;
-  /** Starts the webhook sender and the photo fetcher (once the instance serves). */
+  /** Starts the background work of a serving instance: the webhook sender, the photo fetcher, loading the offer columns. */
   startSending(): void;
   /** Stops the background work and waits for what is under way. */
   stop(): Promise<void>;
@@ -122,6 +122,14 @@ export function createServices(config: Config, db: DbHandle, options: ServiceOpt
   metrics?.watchPhotos(() => photos.pendingSources(), () => photos.fetcher.fetching);
   contentVersion.onChange(() => photos.wake());
 
+  // Read at the database's current content version (never stale).
+  const facetColumns = config.facetColumnsBytes > 0 ? new OfferColumnsCache(config.facetColumnsBytes) : undefined;
+  // Loaded at start and after each import, so that no request pays the load. On PostgreSQL only:
+  // the embedded database has one connection, which a load of every body would hold for seconds
+  // in front of every request and the webhook sender; there the first call that needs them loads.
+  const columnsWarmer = facetColumns && db.kind === 'postgres' ? new OfferColumnsWarmer(readDb, facetColumns, log.child({ component: 'offer-columns' })) : undefined;
+  if (columnsWarmer) contentVersion.onChange((version) => columnsWarmer.contentChanged(version));
+
   let listener: { stop(): Promise<void> } | undefined;
   return {
     db,
@@ -131,9 +139,8 @@ export function createServices(config: Config, db: DbHandle, options: ServiceOpt
     contentVersion,
     responseCache,
     // Offer bodies are kept by row version (never stale), whatever RESPONSE_CACHE says.
-    offers: new OfferReader(readDb, config.offerBodyCacheBytes > 0 ? new OfferBodyCache(config.offerBodyCacheBytes) : undefined),
-    // Read at the database's current content version (never stale).
-    facetColumns: config.facetColumnsBytes > 0 ? new OfferColumnsCache(config.facetColumnsBytes) : undefined,
+    offers: new OfferReader(readDb, config.offerBodyCacheBytes > 0 ? new OfferBodyCache(config.offerBodyCacheBytes) : undefined, facetColumns),
+    facetColumns,
     xmlFragments: new FragmentCache(OFFER_DATA_FRAGMENT_CHARS),
     transparencyFiles: new TransparencyFileCache(),
     webhookSender,
@@ -156,10 +163,12 @@ export function createServices(config: Config, db: DbHandle, options: ServiceOpt
       }
     },
     startSending() {
+      columnsWarmer?.start();
       webhookSender?.start();
       photos.startFetching();
     },
     async stop() {
+      await columnsWarmer?.stop();
       await webhookSender?.stop();
       await photos.stop();
       await listener?.stop();

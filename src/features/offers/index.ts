@@ -6,6 +6,7 @@
  */
 export { OfferBodyCache } from './body-cache.js';
 export { OfferColumnsCache } from './facets/columns-cache.js';
+export { OfferColumnsWarmer } from './facets/columns-warmer.js';
 export { FacetsResponseSchema, FieldCatalogueSchema } from './facets/facets-schemas.js';
 export { htmlToCleanText } from './clean-text.js';
 export { normalizeOfferData, renderOfferDataJson } from './offer-data.js';

@@ -36,6 +36,10 @@ import { searchCondition, searchRelevance } from './query/search-sql.js';
 import { findOrganization } from '../catalog/index.js';
 import type { ReadDb } from '../../db/readonly.js';
 import { fieldTextsOf, sparseJson, type FieldSelection } from './sparse-fields.js';
+import type { OfferColumnsCache } from './facets/columns-cache.js';
+import { offerColumnsLoader } from './facets/columns-read.js';
+import { memoryCanAnswer, pageFromMemory, type CardRow } from './cards/memory-answers.js';
+import { readContentVersion } from '../content-version/index.js';
 import { translatedFieldTexts, translatedOfferData } from './translated.js';
 import type { OfferTranslation } from '../translations/index.js';
 
@@ -111,6 +115,8 @@ export class OfferReader {
   constructor(
     private readonly db: ReadDb,
     private readonly bodies?: OfferBodyCache,
+    /** The organizations' offer columns and cards: sparse pages they hold are answered from them. */
+    private readonly columns?: OfferColumnsCache,
   ) {}
 
   /** One active offer the caller may see, or undefined. */
@@ -133,9 +139,44 @@ export class OfferReader {
   }
 
   /** One page of the active offers the caller may see that match the query. */
-  list(visibility: Visibility, query: OfferListQuery): Promise<OffersPageView> {
+  async list(visibility: Visibility, query: OfferListQuery): Promise<OffersPageView> {
+    if (this.columns !== undefined && memoryCanAnswer(query)) {
+      const page = await listFromMemory(this.db, this.columns, visibility, { ...query, fields: query.fields });
+      if (page !== undefined) return page;
+    }
     return listOffers(this.db, this.bodies, visibility, query);
   }
+
+  /** The views of offer rows made from cards (cards/memory-answers.ts): `include` read as for any page. */
+  viewsOfCards(visibility: Visibility, rows: readonly CardRow[], include: ReadonlySet<OfferInclude>, fields: FieldSelection): Promise<OfferView[]> {
+    return withRelated(this.db, visibility, rows, include, alreadyCut(fields), undefined);
+  }
+}
+
+/**
+ * A sparse page from the organization's columns and cards at the database's current content
+ * version (no count, page or body statement); undefined when they cannot answer it (the
+ * organization too large to hold, or an offer without a card): the body path answers then.
+ */
+async function listFromMemory(
+  db: ReadDb,
+  columns: OfferColumnsCache,
+  visibility: Visibility,
+  query: OfferListQuery & { fields: FieldSelection },
+): Promise<OffersPageView | undefined> {
+  const version = await readContentVersion(db);
+  if (version === undefined) return undefined;
+  const snapshot = await columns.get(visibility.organizationId, version, offerColumnsLoader(db));
+  if (snapshot === undefined) return undefined;
+  const found = pageFromMemory(snapshot, { scope: visibility.scope, investmentId: query.investmentId }, query);
+  if (found === undefined) return undefined;
+  return {
+    items: await withRelated(db, visibility, found.rows, query.include, alreadyCut(query.fields), undefined), // memory answers no `lang`
+    page: query.page,
+    size: query.size,
+    total: found.total,
+    pages: found.total === 0 ? 0 : Math.ceil(found.total / query.size),
+  };
 }
 
 async function findOffer(
@@ -368,6 +409,11 @@ function asBuffer(bytes: Uint8Array): Buffer {
 interface SparseCut {
   readonly selection: FieldSelection;
   readonly bytesOf: (row: OfferRowSlice, stored: Buffer, translation: OfferTranslation | undefined) => Buffer;
+}
+
+/** Rows whose bytes are the sparse offer_data already (made from cards). */
+function alreadyCut(selection: FieldSelection): SparseCut {
+  return { selection, bytesOf: (_row, stored) => stored };
 }
 
 function sparse(bodies: OfferBodyCache | undefined, selection: FieldSelection | undefined): SparseCut | undefined {

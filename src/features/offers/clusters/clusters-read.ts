@@ -12,7 +12,7 @@ import { readContentVersion } from '../../content-version/index.js';
 import type { ReadDb } from '../../../db/readonly.js';
 import type { OfferColumnsCache } from '../facets/columns-cache.js';
 import { columnsCanFilter, matchingRows, type OfferColumns } from '../facets/columns.js';
-import { loadOfferColumns } from '../facets/columns-read.js';
+import { offerColumnsLoader } from '../facets/columns-read.js';
 import { resolveOfferField, type GeoBox, type OfferFilter } from '../query/language.js';
 import { filterCondition } from '../query/operators-sql.js';
 import { searchCondition } from '../query/search-sql.js';
@@ -38,7 +38,7 @@ export async function offerClusters(
   if (columnsCache && columnsCanFilter(query.filters, query.search)) {
     const version = await readContentVersion(db);
     if (version !== undefined) {
-      const columns = await columnsCache.get(visibility.organizationId, version, (org, maxRows) => loadOfferColumns(db, org, maxRows));
+      const columns = await columnsCache.get(visibility.organizationId, version, offerColumnsLoader(db));
       if (columns) return clustersFromColumns(columns, visibility, query);
     }
   }

@@ -14,6 +14,7 @@ import type { FacetCount, FacetValue, FieldStats, FilterScalar, OfferFacetsReque
 import { operatorRecord } from '../query/operators.js';
 import { CODED_COLUMNS, columnKey, NUMBER_COLUMNS, type CodedColumnKey, type NumberColumnKey } from '../query/typed-columns.js';
 import type { WebsiteScope } from '../../access/index.js';
+import { cardBytes, type OfferCards } from '../cards/offer-cards.js';
 
 export type { CodedColumnKey, NumberColumnKey };
 
@@ -41,6 +42,8 @@ export interface OfferColumns {
   /** NaN for null (no stored number is NaN: JSON has none). */
   readonly numbers: Readonly<Record<NumberColumnKey, Float64Array>>;
   readonly coded: Readonly<Record<CodedColumnKey, CodedColumn>>;
+  /** Each row's card (extension E13: sparse pages and similar offers without bodies); undefined when not held. */
+  readonly cards?: OfferCards | undefined;
 }
 
 const keyOf = columnKey;
@@ -54,8 +57,13 @@ export function columnBytes(rows: number): number {
   return rows * (NUMBER_COLUMNS.length * 8 + CODED_COLUMNS.length * 4 + 64) + 1024;
 }
 
+/** Bytes a snapshot takes: its columns and, when held, its cards. */
+export function snapshotBytes(columns: OfferColumns): number {
+  return columnBytes(columns.rows) + (columns.cards ? cardBytes(columns.cards) : 0);
+}
+
 /** Whether the filter's operator has a column evaluation (operators.ts) for the form its field is held in. */
-function canEvaluate(filter: OfferFilter): boolean {
+export function canEvaluate(filter: OfferFilter): boolean {
   const tests = operatorRecord(filter.operator).columns;
   const key = keyOf(filter.field);
   return isNumberKey(key) ? tests?.numbers !== undefined : isCodedKey(key) ? tests?.coded !== undefined : false;

@@ -15,7 +15,7 @@ import { offerScopeCondition } from '../../access/index.js';
 import type { Visibility } from '../../access/index.js';
 import { toApiTimestamp, toMillisZ, toOffsetForm } from '../../../contract/timestamps.js';
 import { readContentVersion } from '../../content-version/index.js';
-import { loadOfferColumns } from './columns-read.js';
+import { offerColumnsLoader } from './columns-read.js';
 import { fieldExpression } from '../query/sql.js';
 import { filterCondition } from '../query/operators-sql.js';
 import { searchCondition } from '../query/search-sql.js';
@@ -99,7 +99,7 @@ type FacetsRequest = OfferFacetsRequest & { investmentId?: string | undefined };
 export async function offerFacets(db: ReadDb, visibility: Visibility, request: FacetsRequest, columns?: OfferColumnsCache): Promise<OfferFacetsView> {
   const version = columns !== undefined && columnsCanAnswer(request) ? await readContentVersion(db) : undefined;
   if (columns !== undefined && version !== undefined) {
-    const snapshot = await columns.get(visibility.organizationId, version, (organizationId, maxRows) => loadOfferColumns(db, organizationId, maxRows));
+    const snapshot = await columns.get(visibility.organizationId, version, offerColumnsLoader(db));
     if (snapshot !== undefined) return facetsFromColumns(snapshot, request, { scope: visibility.scope, investmentId: request.investmentId });
   }
   return offerFacetsSql(db, visibility, request);

@@ -6,8 +6,10 @@
 import Type from 'typebox';
 import { keyedOperation, sendDetail, type KeyedContext, type PartReader } from '../../../http/operation.js';
 import { readContentVersion } from '../../content-version/index.js';
-import { loadOfferColumns } from '../facets/columns-read.js';
-import { similarityFactsFromColumns } from './similar-columns.js';
+import { offerColumnsLoader } from '../facets/columns-read.js';
+import { rankSimilarFromColumns } from './similar-columns.js';
+import type { OfferColumns } from '../facets/columns.js';
+import { memoryCanAnswer, rowsFromMemory } from '../cards/memory-answers.js';
 import { JSON_TYPE } from '../../../http/content-types.js';
 import type { InputChecker } from '../../../http/validation/input-checker.js';
 import { errorResponses } from '../../../http/schemas/error-responses.js';
@@ -16,7 +18,7 @@ import { checkQueryFields } from '../query/request.js';
 import { OfferIdParams } from '../schemas.js';
 import type { FieldSelection } from '../sparse-fields.js';
 import { readSimilarityFacts } from './similar-read.js';
-import { DEFAULT_SIMILAR_SIZE, HALF_SCORE_KM, MAX_SIMILAR_SIZE, rankSimilar, SIMILARITY_WEIGHTS } from './similar-score.js';
+import { DEFAULT_SIMILAR_SIZE, HALF_SCORE_KM, MAX_SIMILAR_SIZE, rankSimilar, SIMILARITY_WEIGHTS, type ScoredOffer } from './similar-score.js';
 import { SimilarQuery } from './similar-schemas.js';
 
 interface SimilarView {
@@ -55,19 +57,38 @@ const DESCRIPTION =
   'offer_data as on `GET /api/v1/offers/{offer_id}`. An offer this key cannot see answers 404, as there. JSON only.';
 
 /**
- * The facts of the offer and its candidates: from the organization's in-memory columns at the
- * current content version when they hold it (one pass over typed arrays), else from SQL.
+ * The ranked neighbours of the offer: from the organization's in-memory columns at the current
+ * content version when they hold it (one pass over its type's rows, keeping the best; the snapshot
+ * is returned too, as its cards may give the offers shown), else from SQL. Undefined: the caller
+ * cannot see the offer.
  */
-async function similarityFacts(ctx: KeyedContext, offerId: string) {
+async function rankedNeighbours(ctx: KeyedContext, offerId: string, size: number): Promise<{ ranked: ScoredOffer[]; columns?: OfferColumns } | undefined> {
   const cache = ctx.services.facetColumns;
   if (cache) {
     const version = await readContentVersion(ctx.db);
     if (version !== undefined) {
-      const columns = await cache.get(ctx.caller.organizationId, version, (org, maxRows) => loadOfferColumns(ctx.db, org, maxRows));
-      if (columns) return similarityFactsFromColumns(columns, ctx.caller, offerId);
+      const columns = await cache.get(ctx.caller.organizationId, version, offerColumnsLoader(ctx.db));
+      if (columns) {
+        const ranked = rankSimilarFromColumns(columns, ctx.caller, offerId, size);
+        return ranked && { ranked, columns };
+      }
     }
   }
-  return readSimilarityFacts(ctx.db, ctx.caller, offerId);
+  const facts = await readSimilarityFacts(ctx.db, ctx.caller, offerId);
+  return facts && { ranked: rankSimilar(facts.base, facts.candidates, size) };
+}
+
+/**
+ * The ranked offers' views: from the snapshot's cards when `fields` are all on them (no body read),
+ * else by their ids (bodies from the offer body cache, the scope once more).
+ */
+async function rankedOffers(ctx: KeyedContext, columns: OfferColumns | undefined, offerIds: string[], fields: FieldSelection | undefined): Promise<OfferView[]> {
+  const request = { fields };
+  if (columns !== undefined && memoryCanAnswer(request)) {
+    const rows = rowsFromMemory(columns, { scope: ctx.caller.scope }, offerIds, request.fields);
+    if (rows !== undefined) return ctx.services.offers.viewsOfCards(ctx.caller, rows, new Set(), request.fields);
+  }
+  return ctx.services.offers.findMany(ctx.caller, offerIds, fields);
 }
 
 export const similarOffersOperation = keyedOperation({
@@ -83,14 +104,13 @@ export const similarOffersOperation = keyedOperation({
   },
   serializers: { 'application/json': (view: SimilarView) => similarToJsonBytes(view) },
   async handle({ params, query: { size, fields } }, ctx) {
-    const facts = await similarityFacts(ctx, params.offer_id);
-    if (!facts) return sendDetail(ctx.reply, 404, 'Offer not found');
+    const found = await rankedNeighbours(ctx, params.offer_id, size);
+    if (!found) return sendDetail(ctx.reply, 404, 'Offer not found');
     // The serializer is picked by the answer's media type.
     ctx.reply.type(JSON_TYPE);
-    const ranked = rankSimilar(facts.base, facts.candidates, size);
+    const { ranked, columns } = found;
     if (ranked.length === 0) return { items: [], size } satisfies SimilarView;
-    // The ranked offers by their ids (bodies from the offer body cache, the scope once more).
-    const offers = await ctx.services.offers.findMany(ctx.caller, ranked.map((r) => r.offer_id), fields);
+    const offers = await rankedOffers(ctx, columns, ranked.map((r) => r.offer_id), fields);
     const byId = new Map(offers.map((offer) => [offer.offer_id, offer]));
     // An offer changed by an import between the two reads is left out rather than shown stale.
     const items = ranked.flatMap(({ offer_id, score }) => {
