@@ -38,7 +38,7 @@ import type { ImportReport } from './report.js';
 import type { OfferInput, RecordInputs } from './schemas.js';
 import { validateRecord } from './validate.js';
 import { tryImportLock } from '../features/content-version/index.js';
-import { assignSlugs, createGivenSlugsTable } from '../features/seo/index.js';
+import { assignSlugs, createImportSlugTables } from '../features/seo/index.js';
 
 export interface ImportProgress {
   phase: 'reading' | 'rereading';
@@ -149,7 +149,7 @@ export async function importBundle(db: Kysely<Database>, source: RecordSource, o
     await liftStatementTimeout(trx);
     await preferFastCompression(trx);
     if (options.prune) await createSeenOffersTable(trx);
-    await createGivenSlugsTable(trx);
+    await createImportSlugTables(trx);
 
     // 2, 3. read
     const ctx = new ImportContext(trx, batchSize, options.prune === true);

@@ -19,7 +19,7 @@ import { SearchVocabulary } from './search-vocabulary.js';
 import { addSearchLexemes, upsertOffers, type OfferRowDraft } from '../features/offers/index.js';
 import { enqueuePhotoSources, photoUrlsOf } from '../features/photos/index.js';
 import { appendPriceHistory, type PriceEntryDraft } from '../features/prices/index.js';
-import { noteGivenSlugs } from '../features/seo/index.js';
+import { noteGivenSlugs, noteMadeSlugs } from '../features/seo/index.js';
 
 /**
  * A batch is sent when it holds this many offers (batchSize) or this much offer_data text, whichever
@@ -214,7 +214,13 @@ export class OfferBatches {
     // The price history is appended right behind the rows (it reads and updates them).
     const writing =
       drafts.length > 0
-        ? upsertOffers(ctx.db, drafts).then(async (counts) => ({ counts, late: await appendPriceHistory(ctx.db, written.map((c) => c.queued.prices!)) }))
+        ? upsertOffers(ctx.db, drafts).then(async (counts) => {
+            const [late] = await Promise.all([
+              appendPriceHistory(ctx.db, written.map((c) => c.queued.prices!)),
+              noteMadeSlugs(ctx.db, 'offer', counts.madeSlugs),
+            ]);
+            return { counts, late };
+          })
         : undefined;
     const lexemes = this.vocabulary.unsent(drafts);
     const adding = lexemes ? addSearchLexemes(ctx.db, lexemes) : undefined;

@@ -161,8 +161,15 @@ export function offerRow(r: OfferInput): OfferRowDraft {
     search_vector: searchVector(offerSearchWords(stored, r.external_id)),
     ancillary_json: r.ancillary && r.ancillary.length > 0 ? ancillaryJson(r.ancillary) : null,
     translations_json: normalizeOfferTranslations(r.translations, htmlToCleanText),
+    slug_source: r.slug === undefined ? `${textOf(stored['title'])} ${textOf(stored['address_city'])}` : null,
   };
 }
+
+/**
+ * A stored field as `offer_data->>'field'` reads it for a made slug ('' when absent). Should it
+ * differ, the import's end finds the slug not made of the row and makes it again.
+ */
+const textOf = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
 
 /** The price entry an offer record would append (extension E10): offer_data's prices and the record's ancillary. */
 export function offerPriceEntry(r: OfferInput): PriceEntryDraft {

@@ -17,5 +17,5 @@ export { SimilarOfferSchema, SimilarOffersSchema } from './similar/similar-schem
 export { SparseOfferDataSchema, SparseOfferSchema, SparseOffersPageSchema } from './schemas.js';
 export { OfferIdParams } from './schemas.js';
 export { addSearchLexemes, upsertOffers } from './write.js';
-export type { OfferRowDraft } from './write.js';
+export type { OfferRowDraft, OfferWriteCounts } from './write.js';
 export { OFFER_DATA_FRAGMENT_CHARS } from './xml.js';

@@ -33,6 +33,17 @@ export interface OfferRowDraft {
    * none: on the row, so that a change of them alone makes a new version of the offer.
    */
   translations_json: string | null;
+  /**
+   * The text a new offer's slug is made from (extension E12: title and city), or null when the
+   * record gives its own slug. A new row is inserted with that made slug, so the import's end only
+   * rewrites the few that lose it to another (src/features/seo/write.ts); a stored row keeps its slug.
+   */
+  slug_source: string | null;
+}
+
+/** What an upsert of offers did: the counts, and the new offers inserted with a made slug. */
+export interface OfferWriteCounts extends WriteCounts {
+  readonly madeSlugs: string[];
 }
 
 const OFFER_COMPARED = ['external_id', 'agent_id', 'branch_id', 'investment_id', 'is_active', 'offer_data_json', 'ancillary', 'translations'] as const;
@@ -42,32 +53,35 @@ const OFFER_COMPARED = ['external_id', 'agent_id', 'branch_id', 'investment_id',
  * record that gives one, so rows with and without it go in separate statements. The rendered
  * offer_data travels once (as text) and becomes the jsonb column in the statement.
  */
-export async function upsertOffers(db: Kysely<Database>, drafts: readonly OfferRowDraft[]): Promise<WriteCounts> {
+export async function upsertOffers(db: Kysely<Database>, drafts: readonly OfferRowDraft[]): Promise<OfferWriteCounts> {
   const a = await upsertOfferRows(db, drafts.filter((d) => d.created_at === undefined), false);
   const b = await upsertOfferRows(db, drafts.filter((d) => d.created_at !== undefined), true);
-  return { created: a.created + b.created, changed: a.changed + b.changed };
+  return { created: a.created + b.created, changed: a.changed + b.changed, madeSlugs: [...a.madeSlugs, ...b.madeSlugs] };
 }
 
-async function upsertOfferRows(db: Kysely<Database>, drafts: readonly OfferRowDraft[], givenCreatedAt: boolean): Promise<WriteCounts> {
-  if (drafts.length === 0) return { created: 0, changed: 0 };
+async function upsertOfferRows(db: Kysely<Database>, drafts: readonly OfferRowDraft[], givenCreatedAt: boolean): Promise<OfferWriteCounts> {
+  if (drafts.length === 0) return { created: 0, changed: 0, madeSlugs: [] };
   const values = drafts.map(
     (d) =>
       // Typed parameters: both drivers then send each value as its column's type.
       sql`(${d.offer_id}::uuid, ${d.organization_id}::uuid, ${d.external_id}::text, ${d.agent_id}::uuid, ${d.branch_id}::uuid,
         ${d.investment_id}::uuid, ${d.is_active}::boolean, ${d.offer_data_json}::text, ${d.created_at ?? null}::timestamptz,
-        ${d.search_vector}::tsvector, ${d.ancillary_json}::jsonb, ${d.translations_json}::jsonb)`,
+        ${d.search_vector}::tsvector, ${d.ancillary_json}::jsonb, ${d.translations_json}::jsonb, ${d.slug_source}::text)`,
   );
   const compared = givenCreatedAt ? [...OFFER_COMPARED, 'created_at'] : [...OFFER_COMPARED];
-  const result = await sql<{ created: boolean }>`
+  // The made slug is written only by the insert (the update leaves a stored slug alone), as the
+  // import's end would make it: ecs_slug of the text, 'offer' when nothing is left of it.
+  const result = await sql<{ offer_id: string; created: boolean; slug_made: boolean }>`
     insert into offers (offer_id, organization_id, external_id, agent_id, branch_id, investment_id, is_active,
                         offer_data, offer_data_json, created_at, updated_at, search_vector, ancillary,
-                        translations, translation_vector)
+                        translations, translation_vector, slug)
     select v.offer_id, v.organization_id, v.external_id, v.agent_id, v.branch_id, v.investment_id, v.is_active,
            v.data::jsonb, v.data, coalesce(v.created_at, now()), now(), v.search_vector, v.ancillary,
-           v.translations, ecs_translation_vector(v.translations)
+           v.translations, ecs_translation_vector(v.translations),
+           case when v.slug_source is not null then coalesce(nullif(ecs_slug(v.slug_source), ''), 'offer') end
     from (values ${sql.join(values)})
       as v (offer_id, organization_id, external_id, agent_id, branch_id, investment_id, is_active, data, created_at,
-            search_vector, ancillary, translations)
+            search_vector, ancillary, translations, slug_source)
     on conflict (offer_id) do update set
       external_id = excluded.external_id, agent_id = excluded.agent_id, branch_id = excluded.branch_id,
       investment_id = excluded.investment_id, is_active = excluded.is_active, offer_data = excluded.offer_data,
@@ -77,10 +91,14 @@ async function upsertOfferRows(db: Kysely<Database>, drafts: readonly OfferRowDr
       version = offers.version + 1, updated_at = now()
     where offers.organization_id = excluded.organization_id
       and (${sql.join(compared.map((c) => sql.ref(`offers.${c}`)))}) is distinct from (${sql.join(compared.map((c) => sql.ref(`excluded.${c}`)))})
-    returning (xmax = 0) as created`.execute(db);
+    returning offers.offer_id::text as offer_id, (xmax = 0) as created, (xmax = 0 and offers.slug is not null) as slug_made`.execute(db);
   let created = 0;
-  for (const row of result.rows) if (row.created) created += 1;
-  return { created, changed: result.rows.length - created };
+  const madeSlugs: string[] = [];
+  for (const row of result.rows) {
+    if (row.created) created += 1;
+    if (row.slug_made) madeSlugs.push(row.offer_id);
+  }
+  return { created, changed: result.rows.length - created, madeSlugs };
 }
 
 /** Adds words to the search vocabulary (search_lexemes); a known word is kept as it is. */

@@ -12,6 +12,11 @@
  *      and city (offers) or name (investments); when that is taken, a suffix of its id's first hex
  *      digits (6, then 12, then all 32) makes it unique.
  *
+ * A new offer is inserted with its made slug already (src/features/offers/write.ts), and noted
+ * (noteMadeSlugs), so that step 3 does not write every new row a second time: the end keeps the
+ * made slugs that step 3 would give (settleMadeSlugs) and clears only the others, which then go
+ * through step 3's rounds as if they had been inserted without one.
+ *
  * A record that gives no slug keeps the stored one (a title change keeps the slug). A changed slug
  * of a stored entity is a change of it: the offer's version grows, and its updated_at (and the
  * investment's) moves, so the change feed and the webhooks carry it; an entity the import already
@@ -57,11 +62,21 @@ const SOURCE_TEXT = {
   investment: sql`t.name`,
 } as const;
 
-/** Called at the import's start: the given slugs of this import (a temporary table, gone at commit). */
-export async function createGivenSlugsTable(db: Kysely<Database>): Promise<void> {
+/**
+ * Called at the import's start: the given slugs of this import, and the new entities inserted with
+ * a made slug (temporary tables, gone at commit).
+ */
+export async function createImportSlugTables(db: Kysely<Database>): Promise<void> {
   await sql`create temporary table import_given_slugs (
     kind text not null, entity_id uuid not null, organization_id uuid not null, given text not null,
     record_no integer not null, path text not null) on commit drop`.execute(db);
+  await sql`create temporary table import_made_slugs (kind text not null, entity_id uuid not null) on commit drop`.execute(db);
+}
+
+/** Notes new entities this import inserted with their made slug (judged at the end by settleMadeSlugs). */
+export async function noteMadeSlugs(db: Kysely<Database>, kind: SlugKind, entityIds: readonly string[]): Promise<void> {
+  if (entityIds.length === 0) return;
+  await sql`insert into import_made_slugs (kind, entity_id) select ${kind}, unnest(${[...entityIds]}::uuid[])`.execute(db);
 }
 
 export async function noteGivenSlugs(db: Kysely<Database>, given: readonly GivenSlug[]): Promise<void> {
@@ -155,6 +170,46 @@ async function makeSlugsRound(db: Kysely<Database>, kind: SlugKind, organization
   );
 }
 
+/**
+ * Before step 3: the entities inserted with their made slug keep it when step 3's first round would
+ * give it to them: it is still made of the row, no slug of the organization (current or old, given
+ * in this import included) is the same, and no other entity competing for it (noted, or without a
+ * slug) has a lower id. Those are kept in `slugs`; the others lose their slug and step 3 makes
+ * theirs. Only the losers' rows are written again. Returns how many lost.
+ */
+async function settleMadeSlugs(db: Kysely<Database>, kind: SlugKind, organizationIds: readonly string[]): Promise<number> {
+  const { table, id } = TABLE[kind];
+  const made = sql`coalesce(nullif(ecs_slug(${SOURCE_TEXT[kind]}), ''), ${kind})`;
+  const result = await sql<{ lost: number }>`
+    with competing as (
+      select t.organization_id, t.${id} as entity_id, t.slug as stored, ${made} as made
+      from import_made_slugs m join ${table} as t on t.${id} = m.entity_id
+      where m.kind = ${kind} and t.slug is not null
+      union all
+      select t.organization_id, t.${id}, t.slug, ${made}
+      from ${table} as t
+      where t.organization_id = any(${[...organizationIds]}::uuid[]) and t.slug is null
+    ),
+    judged as (
+      select c.*, c.stored is not distinct from c.made
+        and row_number() over (partition by c.organization_id, c.made order by c.entity_id) = 1
+        and not exists (select 1 from slugs s where s.organization_id = c.organization_id and s.kind = ${kind} and s.slug = c.made) as keeps
+      from competing c
+    ),
+    kept as (
+      insert into slugs (organization_id, kind, slug, entity_id)
+      select organization_id, ${kind}, made, entity_id from judged where keeps
+    ),
+    lost as (
+      update ${table} as t set slug = null
+      from judged j
+      where t.${id} = j.entity_id and j.stored is not null and not j.keeps
+      returning 1
+    )
+    select count(*)::int as lost from lost`.execute(db);
+  return result.rows[0]!.lost;
+}
+
 async function withoutSlug(db: Kysely<Database>, kind: SlugKind, organizationIds: readonly string[]): Promise<number> {
   const { table } = TABLE[kind];
   const result = await sql<{ n: number }>`
@@ -171,6 +226,7 @@ export async function assignSlugs(db: Kysely<Database>, organizationIds: readonl
   const problems = await givenSlugProblems(db);
   if (problems.length > 0) return { problems, changed: { offer: 0, investment: 0 } };
   const changed = { offer: await applyGivenSlugs(db, 'offer'), investment: await applyGivenSlugs(db, 'investment') };
+  if (organizationIds.length > 0) for (const kind of SLUG_KINDS) await settleMadeSlugs(db, kind, organizationIds);
   await makeMissingSlugs(db, organizationIds);
   return { problems: [], changed };
 }
