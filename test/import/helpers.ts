@@ -125,6 +125,17 @@ export async function importAndSee(t: TestApp, bundle: Bundle): Promise<ImportRe
   }
 }
 
+/** importAndSee(), telling whether the import was rejected (any other error is thrown). */
+export async function importRejected(t: TestApp, bundle: Bundle): Promise<boolean> {
+  try {
+    await importAndSee(t, bundle);
+    return false;
+  } catch (error) {
+    if (!(error instanceof ImportRejectedError)) throw error;
+    return true;
+  }
+}
+
 let tmpDir: string | undefined;
 export function tmpFile(name: string, text: string): string {
   tmpDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'ecs-import-test-'));
