@@ -22,11 +22,15 @@ beforeAll(async () => {
 });
 afterAll(() => t.destroy());
 
-/** Sends one request and returns its answer with the log lines it wrote. */
+/**
+ * Sends one request and returns its answer with the log lines it wrote: those with its request id
+ * (background work, such as the offer columns loaded ahead on PostgreSQL, may log meanwhile).
+ */
 async function send(options: InjectOptions) {
   const before = log.lines().length;
   const res = await t.app.inject(options);
-  return { res, lines: log.lines().slice(before) };
+  const id = res.headers['x-request-id'];
+  return { res, lines: log.lines().slice(before).filter((line) => (line as { reqId?: unknown }).reqId === id) };
 }
 
 describe('one line per request', () => {
