@@ -86,7 +86,7 @@ export function createMetrics(options: MetricsOptions = {}) {
     }),
     keyCacheLookups: new Counter({
       name: 'estate_key_cache_lookups_total',
-      help: 'API key checks answered from the key cache (hit) or read from the database (miss).',
+      help: 'API key checks answered from memory, the key directory or a remembered lookup (hit), or that waited for a read from the database (miss).',
       labelNames: ['result'] as const,
       registers,
     }),
