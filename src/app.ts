@@ -15,7 +15,7 @@ import { clientError, frameworkError, handleErrors } from './http/plugins/error-
 import { registerOpenApi } from './http/plugins/openapi.js';
 import { registerRateLimit } from './http/plugins/rate-limit.js';
 import { countRequest, registerMetrics } from './http/plugins/request-metrics.js';
-import { loggerOptions, logRequest, logRequests, quietRequestLogging, requestIdOf } from './http/plugins/request-log.js';
+import { loggerOptions, logRequest, logRequests, quietRequestLogging, requestIdOf, requestLoggerFactory } from './http/plugins/request-log.js';
 import { addSecurityHeaders } from './http/plugins/security-headers.js';
 import { registerRoutes } from './http/route-registration.js';
 import { SCHEMA_REGISTRY } from './http/schemas/schema-registry.js';
@@ -58,6 +58,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // One line per request, written by logRequests(), with the caller's sane X-Request-Id.
     logController: quietRequestLogging(),
     genReqId: requestIdOf,
+    childLoggerFactory: requestLoggerFactory,
     bodyLimit: config.bodyLimit,
     // Long path parameters still reach validation (a 422, as FastAPI) instead of the router's 414.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 65_536 },

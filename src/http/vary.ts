@@ -8,6 +8,11 @@ import type { FastifyReply } from 'fastify';
 /** Adds `values` to the reply's Vary header, in order, skipping those already named (any letter case); `*` covers everything. */
 export function addVary(reply: FastifyReply, ...values: string[]): void {
   const current = reply.getHeader('vary');
+  // The common case (a cache hit): nothing set yet, and the callers' values are distinct.
+  if (current === undefined) {
+    reply.header('vary', values.join(', '));
+    return;
+  }
   const list = typeof current === 'string' ? current.split(',').map((v) => v.trim()).filter(Boolean) : [];
   if (list.includes('*')) return;
   const named = new Set(list.map((v) => v.toLowerCase()));

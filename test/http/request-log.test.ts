@@ -79,6 +79,16 @@ describe('one line per request', () => {
     expect(revalidated.lines[0]).toMatchObject({ reqId: 'rev-1', status: 304, route: '/api/v1/offers/:offer_id' });
   });
 
+  it('writes the line as the request\'s own pino child would: its fields in this order, reqId after the logger\'s bindings', async () => {
+    // The request line goes through the parent logger with reqId first (the child is made only
+    // when something else logs: src/http/plugins/request-log.ts); a reader sees the same bytes.
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/organization', headers: { 'x-request-id': 'order-1' } });
+    expect(res.statusCode).toBe(401);
+    const raw = log.text().split('\n').filter((text) => text.includes('"reqId":"order-1"'));
+    expect(raw).toHaveLength(1);
+    expect(Object.keys(JSON.parse(raw[0]!))).toEqual(['level', 'time', 'pid', 'hostname', 'reqId', 'method', 'route', 'url', 'status', 'durationMs', 'websiteId', 'msg']);
+  });
+
   it('logs errors of the service on their own line, with the same request id', async () => {
     const broken = captureLog();
     const b = await buildTestApp({ logger: broken.options('info') });
@@ -89,6 +99,9 @@ describe('one line per request', () => {
     const lines = broken.lines().filter((line) => line.reqId === 'outage-1');
     expect(lines.filter((line) => line.msg === 'request')).toHaveLength(1);
     expect(lines.some((line) => Number(line.level) >= 50)).toBe(true);
+    // The error line is the request's child logger's: reqId right after the logger's own bindings.
+    const error = broken.text().split('\n').find((text) => text.includes('"reqId":"outage-1"') && !text.includes('"msg":"request"'))!;
+    expect(Object.keys(JSON.parse(error)).slice(0, 5)).toEqual(['level', 'time', 'pid', 'hostname', 'reqId']);
     await b.destroy();
   });
 });

@@ -12,7 +12,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import type { Bindings, ChildLoggerOptions } from 'fastify/types/logger.js';
 import { UNMATCHED_ROUTE } from '../../metrics/metrics.js';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -46,24 +47,84 @@ export function echoRequestId(request: FastifyRequest, reply: FastifyReply): voi
   reply.header(REQUEST_ID_HEADER, request.id);
 }
 
+/**
+ * A request's logger, made only when something logs through it.
+ *
+ * Fastify gives every request a pino child logger carrying its reqId. Making one costs more than
+ * the request line itself (pino serializes the bindings at once), and nearly every request logs
+ * nothing but that line, which logRequest() writes through the parent with the same reqId. So
+ * the child is made on the first call to one of its methods (an error, a warning, a handler's own
+ * line) and every later call goes to it: those lines read exactly as before.
+ */
+class RequestLogger {
+  private made: FastifyBaseLogger | undefined;
+  constructor(
+    readonly parent: FastifyBaseLogger,
+    private readonly bindings: Bindings,
+    private readonly options: ChildLoggerOptions,
+  ) {}
+
+  private get real(): FastifyBaseLogger {
+    this.made ??= this.parent.child(this.bindings, this.options);
+    return this.made;
+  }
+  get level(): string {
+    return this.made?.level ?? this.options.level ?? this.parent.level;
+  }
+  set level(level: string) {
+    this.real.level = level;
+  }
+  // Methods on the prototype, not arrow properties: a request's logger is one small object.
+  fatal(...args: Parameters<FastifyBaseLogger['fatal']>): void {
+    this.real.fatal(...args);
+  }
+  error(...args: Parameters<FastifyBaseLogger['error']>): void {
+    this.real.error(...args);
+  }
+  warn(...args: Parameters<FastifyBaseLogger['warn']>): void {
+    this.real.warn(...args);
+  }
+  info(...args: Parameters<FastifyBaseLogger['info']>): void {
+    this.real.info(...args);
+  }
+  debug(...args: Parameters<FastifyBaseLogger['debug']>): void {
+    this.real.debug(...args);
+  }
+  trace(...args: Parameters<FastifyBaseLogger['trace']>): void {
+    this.real.trace(...args);
+  }
+  silent(...args: Parameters<FastifyBaseLogger['silent']>): void {
+    this.real.silent(...args);
+  }
+  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.real.child(bindings, options);
+  }
+}
+
+/** Fastify's childLoggerFactory: each request's logger, made lazily (RequestLogger). */
+export function requestLoggerFactory(logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
+  return new RequestLogger(logger, bindings, options) as unknown as FastifyBaseLogger;
+}
+
 /** Levels at which the request line is not written: then it is not even put together. */
 const ABOVE_INFO = new Set(['warn', 'error', 'fatal', 'silent']);
 
 /** The request's one log line; also called for the answers that skip the onResponse hooks. */
 export function logRequest(request: FastifyRequest, reply: FastifyReply): void {
-  if (ABOVE_INFO.has(request.log.level)) return;
+  const log = request.log;
+  if (ABOVE_INFO.has(log.level)) return;
   const url = maskKeys(request.url);
-  request.log.info(
-    {
-      method: request.method,
-      route: routeOf(request),
-      url: url.length > MAX_LOGGED_URL ? `${url.slice(0, MAX_LOGGED_URL)}...` : url,
-      status: reply.statusCode,
-      durationMs: Math.round(reply.elapsedTime * 100) / 100,
-      websiteId: request.caller?.websiteId ?? null,
-    },
-    'request',
-  );
+  const line = {
+    method: request.method,
+    route: routeOf(request),
+    url: url.length > MAX_LOGGED_URL ? `${url.slice(0, MAX_LOGGED_URL)}...` : url,
+    status: reply.statusCode,
+    durationMs: Math.round(reply.elapsedTime * 100) / 100,
+    websiteId: request.caller?.websiteId ?? null,
+  };
+  // Through the parent with reqId first: the same bytes the child would write, without making it.
+  if (log instanceof RequestLogger) log.parent.info({ reqId: request.id, ...line }, 'request');
+  else log.info(line, 'request');
 }
 
 /**

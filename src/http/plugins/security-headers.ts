@@ -5,7 +5,6 @@ export function addSecurityHeaders(app: FastifyInstance): void {
   // Callback style: no promise per response.
   app.addHook('onSend', (_request, reply, payload, done) => {
     reply.header('x-content-type-options', 'nosniff');
-    reply.removeHeader('x-powered-by');
     done(null, payload);
   });
 }
