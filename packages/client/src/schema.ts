@@ -488,7 +488,7 @@ export interface paths {
         };
         /**
          * Offers similar to one offer
-         * @description Up to `size` (1 to 24, default 6) other active offers this key may see, of the same `offer_type` (an offer without one: those without one), best first, each with its `score` (0 to 1, 4 decimals), ties by `offer_id`. The score is a weighted sum of five parts, each 0 when either offer lacks the value: same investment (0.3), distance (0.25; 1 / (1 + km / 2)), price (0.2; 1 - |a - b| / max(a, b)), rooms (0.15; 1 - |a - b| / 2, at least 0) and property size (0.1; as price). Deterministic: the same data gives the same list. `fields` cuts each offer_data as on `GET /api/v1/offers/{offer_id}`. An offer this key cannot see answers 404, as there. JSON only.
+         * @description Up to `size` (1 to 24, default 6) other active offers this key may see, of the same `offer_type` (an offer without one: those without one), best first, each with its `score` (0 to 1, 4 decimals), ties by `offer_id`. The score is a weighted sum of five parts, each 0 when either offer lacks the value: same investment (0.3), distance (0.25; 1 / (1 + km / 2)), price (0.2; 1 - |a - b| / max(a, b)), rooms (0.15; 1 - |a - b| / 2, at least 0) and property size (0.1; as price). Deterministic: the same data gives the same list. `fields` cuts each offer_data as on `GET /api/v1/offers/{offer_id}`, and `lang` serves the offers in that language as there (extension E12, with `Content-Language`); neither changes which offers are chosen. An offer this key cannot see answers 404, as there. JSON only.
          */
         get: operations["similar_offers"];
         put?: never;
@@ -3723,6 +3723,7 @@ export interface operations {
                 "application/json": {
                     filters?: (components["schemas"]["Filter"] | components["schemas"]["GeoFilter"])[] | null;
                     search?: string | null;
+                    lang?: string | null;
                     facets?: string[] | null;
                     stats?: string[] | null;
                     facet_size?: number | null;
@@ -3848,6 +3849,7 @@ export interface operations {
                 "application/json": {
                     filters?: (components["schemas"]["Filter"] | components["schemas"]["GeoFilter"])[] | null;
                     search?: string | null;
+                    lang?: string | null;
                     facets?: string[] | null;
                     stats?: string[] | null;
                     facet_size?: number | null;
@@ -4008,6 +4010,11 @@ export interface operations {
                  *     ]
                  */
                 fields?: string[];
+                /**
+                 * @description Translations (extension E12): a BCP 47 language tag (`en`, `uk`, `en-GB`). The title and description (investments: name and description) are served in that language where the offer or investment has a translation into it, field by field, else the original; `description_clean_text` follows `description`. The answer then carries `Content-Language`: the tag when any translated field was served, else `pl` (the originals' language). Without `lang` the answer is the original, whatever `Accept-Language` says.
+                 * @example en
+                 */
+                lang?: string;
             };
             header?: never;
             path: {
@@ -4114,6 +4121,7 @@ export interface operations {
                 "application/json": {
                     filters?: (components["schemas"]["Filter"] | components["schemas"]["GeoFilter"])[] | null;
                     search?: string | null;
+                    lang?: string | null;
                     bbox: components["schemas"]["Bbox"];
                     /** @description The map's zoom (web map tiles: 0 is the whole world in one tile). */
                     zoom: number;
@@ -4220,6 +4228,7 @@ export interface operations {
                 "application/json": {
                     filters?: (components["schemas"]["Filter"] | components["schemas"]["GeoFilter"])[] | null;
                     search?: string | null;
+                    lang?: string | null;
                     bbox: components["schemas"]["Bbox"];
                     /** @description The map's zoom (web map tiles: 0 is the whole world in one tile). */
                     zoom: number;

@@ -134,8 +134,8 @@ export class OfferReader {
    * The active offers the caller may see among these ids, in no particular order (similar offers,
    * extension E13): found by the primary key, so a handful of ids reads a handful of rows.
    */
-  findMany(visibility: Visibility, offerIds: readonly string[], fields?: FieldSelection): Promise<OfferView[]> {
-    return findOffers(this.db, this.bodies, visibility, offerIds, fields);
+  findMany(visibility: Visibility, offerIds: readonly string[], fields?: FieldSelection, lang?: string): Promise<OfferView[]> {
+    return findOffers(this.db, this.bodies, visibility, offerIds, fields, lang);
   }
 
   /** One page of the active offers the caller may see that match the query. */
@@ -215,18 +215,20 @@ async function findOffers(
   visibility: Visibility,
   offerIds: readonly string[],
   fields: FieldSelection | undefined,
+  lang: string | undefined,
 ): Promise<OfferView[]> {
   if (offerIds.length === 0) return [];
   const { organizationId, scope } = visibility;
   const inScope = scope ? sql`and ${offerInScopeSql(scopeJson(scope), 'o')}` : sql``;
+  const translation = lang === undefined ? sql`` : sql`(o.translations -> ${lang}::text)::text as translation,`;
   const rows = (
-    await sql<OfferRowSlice>`select o.offer_id, o.external_id, o.created_at, o.updated_at, ${O_TOKEN} as row_token, o.version,
+    await sql<OfferRowSlice>`select ${translation} o.offer_id, o.external_id, o.created_at, o.updated_at, ${O_TOKEN} as row_token, o.version,
       o.agent_id, o.branch_id, o.investment_id
     from offers as o
     where o.organization_id = ${organizationId} and o.is_active and o.offer_id = any(${[...offerIds]}::uuid[]) ${inScope}`.execute(db)
   ).rows;
   const withData = await withBodies(db, organizationId, rows, bodies);
-  return withRelated(db, visibility, withData, new Set(), sparse(bodies, fields), undefined);
+  return withRelated(db, visibility, withData, new Set(), sparse(bodies, fields), lang);
 }
 
 /**

@@ -18,4 +18,4 @@ export {
   translateInvestment,
 } from './model.js';
 export type { InvestmentTranslation, OfferTranslation } from './model.js';
-export { checkLang, INVALID_LANG, LANG_DESCRIPTION, LangSchema } from './request.js';
+export { checkLang, INVALID_LANG, LANG_DESCRIPTION, LangSchema, SearchLangSchema } from './request.js';

@@ -15,6 +15,18 @@ export const LANG_DESCRIPTION =
   'when any translated field was served, else `pl` (the originals\' language). Without `lang` the answer is the original, ' +
   'whatever `Accept-Language` says.';
 
+/**
+ * What `lang` does where nothing translatable is answered (facets, map clusters): it widens `search`
+ * as on the lists, so that a page's list, facets and map count the same offers.
+ */
+export const SEARCH_LANG_DESCRIPTION =
+  'Translations (extension E12): a BCP 47 language tag (`en`, `uk`, `en-GB`). With `search`, an offer also matches by the ' +
+  'words of its translation into that language, exactly as `POST /api/v1/offers` with the same `search` and `lang` finds ' +
+  'it; so the list, its facets and its map count the same offers. Without `search` it changes nothing.';
+
+/** `lang` of the operations that count offers (facets, clusters): it only widens `search`. */
+export const SearchLangSchema = Type.String({ minLength: 1, maxLength: MAX_TAG_LENGTH, description: SEARCH_LANG_DESCRIPTION, examples: ['en'] });
+
 /** The schema of `lang` (query parameter or body key). */
 export const LangSchema = Type.String({ minLength: 1, maxLength: MAX_TAG_LENGTH, description: LANG_DESCRIPTION, examples: ['en'] });
 

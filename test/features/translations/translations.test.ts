@@ -220,6 +220,59 @@ describe('translations: requests, search, catalogue, import and change feed', ()
     expect((await search('Offer', 'en')).sort()).toEqual([...ids.offers].sort());
   });
 
+  it('facets and map clusters count, with search and lang, the offers the list finds; lang is checked there too', async () => {
+    const { translated } = pair();
+    // Positions, so that the map has something to place.
+    translated.offers!.forEach((offer, n) => Object.assign(offer.offer_data as Record<string, unknown>, { location_latitude: 50.06 + n / 100, location_longitude: 19.94 }));
+    await importAndSee(t, translated);
+    const world = { south: -90, west: -180, north: 90, east: 180 };
+    for (const [search, lang] of [['balconies', 'en'], ['balconies', undefined], ['quiet', 'en'], ['сонячна', 'uk'], ['Offer', 'en']] as const) {
+      const extra = { search, ...(lang ? { lang } : {}) };
+      const list = await post(t, '/api/v1/offers', { ...LIST, ...extra }, { key: KEY });
+      const facets = await post(t, '/api/v1/offers/facets', { ...extra, facets: ['rooms'] }, { key: KEY });
+      const clusters = await post(t, '/api/v1/offers/clusters', { ...extra, bbox: world, zoom: 3 }, { key: KEY });
+      const what = `${search} ${lang}`;
+      expect([list.statusCode, facets.statusCode, clusters.statusCode], what).toEqual([200, 200, 200]);
+      const total = list.json().total as number;
+      const counted = (facets.json().facets.rooms as Array<{ count: number }>).reduce((sum, value) => sum + value.count, 0);
+      expect(counted, what).toBe(total);
+      expect(clusters.json().total, what).toBe(total);
+      expect(clusters.headers['content-language'], what).toBeUndefined();
+    }
+    expect((await post(t, '/api/v1/offers', { ...LIST, search: 'balconies', lang: 'en' }, { key: KEY })).json().total).toBe(1);
+    for (const path of ['/api/v1/offers/facets', '/api/v1/offers/clusters']) {
+      const bad = await post(t, path, { search: 'x', lang: 'en_US', facets: ['rooms'], bbox: world, zoom: 3 }, { key: KEY });
+      expect(bad.statusCode, path).toBe(422);
+      expect(bad.json().detail.map((d: { loc: unknown }) => d.loc), path).toEqual([['body', 'lang']]);
+    }
+  });
+
+  it('similar offers are served in the language asked for, with Content-Language; the choice does not change', async () => {
+    const { translated, ids } = pair();
+    await importAndSee(t, translated);
+    const path = `/api/v1/offers/${ids.offers[1]}/similar`;
+    const plain = await get(t, path, { key: KEY });
+    const english = await get(t, `${path}?lang=en`, { key: KEY });
+    const cut = await get(t, `${path}?lang=en&fields=title,description_clean_text`, { key: KEY });
+    for (const res of [plain, english, cut]) expect(res.statusCode, res.body).toBe(200);
+    const ids_ = (res: typeof plain) => (res.json().items as Array<{ offer_id: string; score: number }>).map((i) => `${i.offer_id} ${i.score}`);
+    expect(ids_(english)).toEqual(ids_(plain));
+    expect(ids_(cut)).toEqual(ids_(plain));
+    expect(plain.headers['content-language']).toBeUndefined();
+    expect(english.headers['content-language']).toBe('en');
+    const first = (res: typeof plain) => (res.json().items as Array<{ offer_id: string; offer_data: Record<string, unknown> }>).find((i) => i.offer_id === ids.offers[0])!;
+    expect(first(plain).offer_data.title).toBe('Offer 0');
+    expect(first(english).offer_data.title).toBe('Sunny flat with a balcony');
+    expect(first(cut).offer_data).toEqual({ title: 'Sunny flat with a balcony', description_clean_text: 'Bright flat near the park' });
+    // An offer without a translation into the language: the originals, said so.
+    const german = await get(t, `${path}?lang=de`, { key: KEY });
+    expect(german.headers['content-language']).toBe('pl');
+    expect(first(german).offer_data.title).toBe('Offer 0');
+    const bad = await get(t, `${path}?lang=en_US`, { key: KEY });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().detail[0].loc).toEqual(['query', 'lang']);
+  });
+
   it('the field catalogue lists the languages present', async () => {
     const { translated, plain } = pair();
     await importAndSee(t, plain);

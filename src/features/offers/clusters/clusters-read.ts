@@ -101,7 +101,7 @@ export async function clustersSql(db: ReadDb, visibility: Visibility, query: Clu
   if (inScope) matching = matching.where(inScope);
   if (query.investmentId !== undefined) matching = matching.where('o.investment_id', '=', query.investmentId);
   for (const filter of [...query.filters, bboxFilter(query.bbox)]) matching = matching.where(filterCondition(filter));
-  if (query.search !== undefined) matching = matching.where(searchCondition(query.search, organizationId));
+  if (query.search !== undefined) matching = matching.where(searchCondition(query.search, organizationId, query.lang));
   const level = gridLevel(query.zoom, query.bbox);
   const n = 2 ** level;
   // The grid's arithmetic, operation for operation as cluster-grid.ts does it (IEEE doubles).

@@ -9,11 +9,14 @@ import type { InputChecker } from '../../../http/validation/input-checker.js';
 import { laxInt } from '../../../http/validation/lax.js';
 import { checkBodyObject, checkFilters, checkSearch, INVALID } from '../query/request.js';
 import { checkGeoBox } from '../query/geo-request.js';
+import { checkLang, INVALID_LANG } from '../../translations/index.js';
 import { MAX_ZOOM, MIN_ZOOM } from './cluster-grid.js';
 
 export interface OfferClustersRequest {
   filters: OfferFilter[];
   search?: string | undefined;
+  /** With `search`, also the words of the translation into this language (extension E12), as the lists do. */
+  lang?: string | undefined;
   bbox: GeoBox;
   zoom: number;
 }
@@ -23,6 +26,7 @@ export function checkClustersBody(check: InputChecker): OfferClustersRequest | u
   if (!body) return undefined;
   const filters = checkFilters(check, body.filters);
   const search = checkSearch(check, body.search);
+  const lang = checkLang(check, body.lang, ['body', 'lang']);
   let bbox: GeoBox | undefined;
   if (body.bbox === undefined || body.bbox === null) check.report(issues.missing(['body', 'bbox'], body));
   else bbox = checkGeoBox(check, body.bbox, ['body', 'bbox']);
@@ -36,6 +40,6 @@ export function checkClustersBody(check: InputChecker): OfferClustersRequest | u
     else if (n.value > MAX_ZOOM) check.report(issues.lessThanEqual(loc, body.zoom, MAX_ZOOM));
     else zoom = n.value;
   }
-  if (!filters || search === INVALID || !bbox || zoom === undefined) return undefined;
-  return { filters, ...(search === undefined ? {} : { search }), bbox, zoom };
+  if (!filters || search === INVALID || lang === INVALID_LANG || !bbox || zoom === undefined) return undefined;
+  return { filters, ...(search === undefined ? {} : { search }), ...(lang === undefined ? {} : { lang }), bbox, zoom };
 }

@@ -5,6 +5,7 @@
 import Type from 'typebox';
 import { Nullable } from '../../../contract/resources.js';
 import { FILTER_SCHEMAS, SearchSchema } from '../schemas.js';
+import { SearchLangSchema } from '../../translations/index.js';
 import { FILTERS_DESCRIPTION } from '../query/descriptions.js';
 import { MAX_FILTERS } from '../query/language.js';
 import { MAX_CLUSTERS, MAX_ZOOM, MIN_ZOOM } from './cluster-grid.js';
@@ -29,6 +30,7 @@ export const ClustersRequestBodySchema = Type.Object(
       Nullable(Type.Array(Type.Union(Object.values(FILTER_SCHEMAS)), { maxItems: MAX_FILTERS, description: FILTERS_DESCRIPTION })),
     ),
     search: Type.Optional(Nullable(SearchSchema)),
+    lang: Type.Optional(Nullable(SearchLangSchema)),
     bbox: Type.Ref('Bbox'),
     zoom: Type.Integer({ minimum: MIN_ZOOM, maximum: MAX_ZOOM, description: 'The map\'s zoom (web map tiles: 0 is the whole world in one tile).' }),
   },

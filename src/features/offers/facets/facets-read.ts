@@ -34,7 +34,7 @@ function conditions(request: OfferFacetsRequest, organizationId: string, without
   const parts: RawBuilder<SqlBool>[] = request.filters
     .filter((f: OfferFilter) => without === undefined || f.field.name !== without.name)
     .map(filterCondition);
-  if (request.search !== undefined) parts.push(searchCondition(request.search, organizationId));
+  if (request.search !== undefined) parts.push(searchCondition(request.search, organizationId, request.lang));
   return parts.length === 0 ? sql<SqlBool>`true` : sql<SqlBool>`${sql.join(parts, sql` and `)}`;
 }
 

@@ -20,6 +20,7 @@ import type { InputChecker } from '../../../http/validation/input-checker.js';
 import { laxInt } from '../../../http/validation/lax.js';
 import { checkBodyObject, checkFilters, checkSearch, INVALID } from '../query/request.js';
 import { withSuggestion } from '../../../text/suggest.js';
+import { checkLang, INVALID_LANG } from '../../translations/index.js';
 
 /** A list of field names, each resolved and allowed by `accepts`; duplicates count once. */
 function checkFieldList(
@@ -67,6 +68,7 @@ export function checkFacetsBody(check: InputChecker): OfferFacetsRequest | undef
   if (!body) return undefined;
   const filters = checkFilters(check, body.filters);
   const search = checkSearch(check, body.search);
+  const lang = checkLang(check, body.lang, ['body', 'lang']);
   const facets = checkFieldList(check, body.facets, ['body', 'facets'], isFacetable, facetableFieldNames, 'cannot be counted as a facet');
   const stats = checkFieldList(check, body.stats, ['body', 'stats'], hasStats, statsFieldNames, 'has no statistics (numbers and date-times have)');
   let facetSize: number | undefined = DEFAULT_FACET_SIZE;
@@ -79,6 +81,6 @@ export function checkFacetsBody(check: InputChecker): OfferFacetsRequest | undef
     else if (n.value > MAX_FACET_SIZE) check.report(issues.lessThanEqual(loc, body.facet_size, MAX_FACET_SIZE));
     else facetSize = n.value;
   }
-  if (!filters || search === INVALID || !facets || !stats || facetSize === undefined) return undefined;
-  return { filters, ...(search === undefined ? {} : { search }), facets, stats, facetSize };
+  if (!filters || search === INVALID || lang === INVALID_LANG || !facets || !stats || facetSize === undefined) return undefined;
+  return { filters, ...(search === undefined ? {} : { search }), ...(lang === undefined ? {} : { lang }), facets, stats, facetSize };
 }

@@ -6,6 +6,7 @@ import Type from 'typebox';
 import { DEFAULT_FACET_SIZE, MAX_FACET_SIZE, MAX_FACETS } from '../query/language.js';
 import { Nullable } from '../../../contract/resources.js';
 import { FILTER_SCHEMAS, SearchSchema } from '../schemas.js';
+import { SearchLangSchema } from '../../translations/index.js';
 
 export const FACETS_REQUEST_EXAMPLE = {
   filters: [
@@ -21,6 +22,7 @@ export const FacetsRequestBodySchema = Type.Object(
   {
     filters: Type.Optional(Nullable(Type.Array(Type.Union(Object.values(FILTER_SCHEMAS)), { maxItems: 50 }))),
     search: Type.Optional(Nullable(SearchSchema)),
+    lang: Type.Optional(Nullable(SearchLangSchema)),
     facets: Type.Optional(
       Nullable(
         Type.Array(Type.String(), {

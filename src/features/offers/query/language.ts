@@ -167,6 +167,8 @@ export function statsFieldNames(): string[] {
 export interface OfferFacetsRequest {
   filters: OfferFilter[];
   search?: string | undefined;
+  /** With `search`, also the words of the translation into this language (extension E12), as the lists do. */
+  lang?: string | undefined;
   facets: OfferField[];
   stats: OfferField[];
   facetSize: number;

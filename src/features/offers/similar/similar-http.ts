@@ -20,18 +20,20 @@ import type { FieldSelection } from '../sparse-fields.js';
 import { readSimilarityFacts } from './similar-read.js';
 import { DEFAULT_SIMILAR_SIZE, HALF_SCORE_KM, MAX_SIMILAR_SIZE, rankSimilar, SIMILARITY_WEIGHTS, type ScoredOffer } from './similar-score.js';
 import { SimilarQuery } from './similar-schemas.js';
+import { checkLang, contentLanguage, INVALID_LANG } from '../../translations/index.js';
 
 interface SimilarView {
   readonly items: readonly { readonly offer: OfferView; readonly score: number }[];
   readonly size: number;
 }
 
-const similarQuery: PartReader<{ size: number; fields: FieldSelection | undefined }> = {
+const similarQuery: PartReader<{ size: number; fields: FieldSelection | undefined; lang: string | undefined }> = {
   schema: SimilarQuery,
   read: (check: InputChecker) => {
-    const query = check.query<{ size?: number; fields?: string[] }>(SimilarQuery);
+    const query = check.query<{ size?: number; fields?: string[]; lang?: string }>(SimilarQuery);
     const fields = checkQueryFields(check, query?.fields);
-    return query === undefined ? undefined : { size: query.size ?? DEFAULT_SIMILAR_SIZE, fields };
+    const lang = checkLang(check, query?.lang, ['query', 'lang']);
+    return query === undefined || lang === INVALID_LANG ? undefined : { size: query.size ?? DEFAULT_SIMILAR_SIZE, fields, lang };
   },
 };
 
@@ -54,7 +56,8 @@ const DESCRIPTION =
   `same investment (${w.investment}), distance (${w.distance}; 1 / (1 + km / ${HALF_SCORE_KM})), ` +
   `price (${w.price}; 1 - |a - b| / max(a, b)), rooms (${w.rooms}; 1 - |a - b| / 2, at least 0) and ` +
   `property size (${w.size}; as price). Deterministic: the same data gives the same list. \`fields\` cuts each ` +
-  'offer_data as on `GET /api/v1/offers/{offer_id}`. An offer this key cannot see answers 404, as there. JSON only.';
+  'offer_data as on `GET /api/v1/offers/{offer_id}`, and `lang` serves the offers in that language as there (extension E12, ' +
+  'with `Content-Language`); neither changes which offers are chosen. An offer this key cannot see answers 404, as there. JSON only.';
 
 /**
  * The ranked neighbours of the offer: from the organization's in-memory columns at the current
@@ -82,13 +85,19 @@ async function rankedNeighbours(ctx: KeyedContext, offerId: string, size: number
  * The ranked offers' views: from the snapshot's cards when `fields` are all on them (no body read),
  * else by their ids (bodies from the offer body cache, the scope once more).
  */
-async function rankedOffers(ctx: KeyedContext, columns: OfferColumns | undefined, offerIds: string[], fields: FieldSelection | undefined): Promise<OfferView[]> {
-  const request = { fields };
+async function rankedOffers(
+  ctx: KeyedContext,
+  columns: OfferColumns | undefined,
+  offerIds: string[],
+  fields: FieldSelection | undefined,
+  lang: string | undefined,
+): Promise<OfferView[]> {
+  const request = { fields, lang };
   if (columns !== undefined && memoryCanAnswer(request)) {
     const rows = rowsFromMemory(columns, { scope: ctx.caller.scope }, offerIds, request.fields);
     if (rows !== undefined) return ctx.services.offers.viewsOfCards(ctx.caller, rows, new Set(), request.fields);
   }
-  return ctx.services.offers.findMany(ctx.caller, offerIds, fields);
+  return ctx.services.offers.findMany(ctx.caller, offerIds, fields, lang);
 }
 
 export const similarOffersOperation = keyedOperation({
@@ -103,14 +112,15 @@ export const similarOffersOperation = keyedOperation({
     ...errorResponses('Offer not found'),
   },
   serializers: { 'application/json': (view: SimilarView) => similarToJsonBytes(view) },
-  async handle({ params, query: { size, fields } }, ctx) {
+  async handle({ params, query: { size, fields, lang } }, ctx) {
     const found = await rankedNeighbours(ctx, params.offer_id, size);
     if (!found) return sendDetail(ctx.reply, 404, 'Offer not found');
     // The serializer is picked by the answer's media type.
     ctx.reply.type(JSON_TYPE);
     const { ranked, columns } = found;
-    if (ranked.length === 0) return { items: [], size } satisfies SimilarView;
-    const offers = await rankedOffers(ctx, columns, ranked.map((r) => r.offer_id), fields);
+    const offers = ranked.length === 0 ? [] : await rankedOffers(ctx, columns, ranked.map((r) => r.offer_id), fields, lang);
+    // With `lang` (E12), as GET offer: the tag when any offer's fields were translated, else the originals' language.
+    if (lang !== undefined) ctx.reply.header('content-language', contentLanguage(lang, offers.some((offer) => offer.language !== undefined)));
     const byId = new Map(offers.map((offer) => [offer.offer_id, offer]));
     // An offer changed by an import between the two reads is left out rather than shown stale.
     const items = ranked.flatMap(({ offer_id, score }) => {

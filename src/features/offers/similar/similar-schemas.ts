@@ -1,10 +1,11 @@
 /**
- * Schemas of "similar offers" (extension E13): the query (`size`, `fields`) and the answer, an
+ * Schemas of "similar offers" (extension E13): the query (`size`, `fields`, `lang`) and the answer, an
  * offer (cut by `fields` like GET offer) with its score.
  */
 import Type from 'typebox';
 import { OfferSchema } from '../../../contract/resources.js';
 import { OfferFieldsQueryPart } from '../schemas.js';
+import { LangSchema } from '../../translations/index.js';
 import { DEFAULT_SIMILAR_SIZE, MAX_SIMILAR_SIZE } from './similar-score.js';
 
 export const SimilarQuery = Type.Object({
@@ -12,6 +13,7 @@ export const SimilarQuery = Type.Object({
     Type.Integer({ minimum: 1, maximum: MAX_SIMILAR_SIZE, default: DEFAULT_SIMILAR_SIZE, description: `How many offers, 1 to ${MAX_SIMILAR_SIZE} (default ${DEFAULT_SIMILAR_SIZE}).` }),
   ),
   fields: OfferFieldsQueryPart,
+  lang: Type.Optional(LangSchema),
 });
 
 export const SimilarOfferSchema = Type.Object(
