@@ -49,7 +49,7 @@ export interface PhotoServiceOptions {
   pollMs: number;
   /** The source limits (tests shorten the time limit). */
   limits?: SourceLimits;
-  /** Memory for the bytes of recently served variants (IMAGE_MEMORY_CACHE_MB); 0: every answer reads its file. */
+  /** Memory for the answers of recently served variant URLs (IMAGE_MEMORY_CACHE_MB); 0: every answer is checked and read from its file. */
   memoryCacheBytes?: number;
   /** Told what the photos do (the service's metrics). */
   observer?: PhotoObserver;
