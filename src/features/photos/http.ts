@@ -10,7 +10,8 @@ import { OfferIdParams } from '../offers/index.js';
 import { IMMUTABLE } from './model.js';
 import { VariantParams } from './schemas.js';
 import { demoPhotoOfFile, renderDemoPhoto } from './demo-photos.js';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { VariantFile } from './variant-memory.js';
 
 /** Where variant URLs start: PUBLIC_URL, else the origin the request was sent to. */
 function baseUrlOf(publicUrl: string | undefined, request: FastifyRequest): string {
@@ -70,20 +71,34 @@ export const readPhotoVariant = publicOperation({
   },
   async handle({ params }, { services, request, reply }) {
     const photos = services.photos;
-    await photos.loadSigner();
-    const address = photos.verified(params);
-    if (!address) return sendDetail(reply, 404, 'Not Found');
-    const etag = photos.etagOf(address);
-    reply.header('etag', etag).header('cache-control', IMMUTABLE);
-    if (request.headers['if-none-match']?.split(',').some((tag) => tag.trim() === etag)) return reply.code(304).send();
-    const variant = await photos.variant(params);
-    if (!variant) {
-      reply.removeHeader('etag').removeHeader('cache-control');
-      return sendDetail(reply, 404, 'Not Found');
-    }
-    return reply.type(variant.contentType).send(variant.bytes);
+    // A URL served before: answered from memory, with no check (only verified URLs are kept).
+    const kept = photos.remembered(params);
+    if (kept) return sendVariant(request, reply, kept);
+    const verified = await photos.verified(params);
+    if (!verified) return sendDetail(reply, 404, 'Not Found');
+    // A revalidation needs no bytes: the URL names them.
+    if (matches(request, verified.etag)) return notModified(reply, verified.etag);
+    const variant = await photos.variant(verified);
+    if (!variant) return sendDetail(reply, 404, 'Not Found');
+    return sendVariant(request, reply, variant);
   },
 });
+
+/** True when If-None-Match names the ETag. */
+function matches(request: FastifyRequest, etag: string): boolean {
+  const given = request.headers['if-none-match'];
+  return given !== undefined && given.split(',').some((tag) => tag.trim() === etag);
+}
+
+function notModified(reply: FastifyReply, etag: string): FastifyReply {
+  return reply.code(304).header('etag', etag).header('cache-control', IMMUTABLE).send();
+}
+
+/** The variant's answer: its bytes, or 304 when the client has them. */
+function sendVariant(request: FastifyRequest, reply: FastifyReply, variant: VariantFile): FastifyReply {
+  if (matches(request, variant.etag)) return notModified(reply, variant.etag);
+  return reply.header('etag', variant.etag).header('cache-control', IMMUTABLE).header('content-type', variant.contentType).send(variant.bytes);
+}
 
 /** GET /demo/photos/{file}: the demo's photos as sources, for a browser (the fetcher draws them itself). */
 export const readDemoPhoto = publicOperation({

@@ -2,8 +2,9 @@
  * The photos wing (extension E11): the sources of offers' photos, queued by the import
  * (write.ts) and fetched in the background within the limits (photo-fetcher.ts, source-fetch.ts),
  * variants rendered once with sharp and kept in IMAGE_CACHE_DIR (image-processing.ts,
- * image-store.ts), behind signed public URLs (url-signing.ts). PhotoService is what a running
- * instance holds; its operations are http.ts.
+ * image-store.ts), behind signed public URLs (url-signing.ts), recently served URLs answered from
+ * memory (variant-memory.ts). PhotoService is what a running instance holds; its operations are
+ * http.ts.
  */
 export { enqueuePhotoSources } from './write.js';
 export { photoUrlsOf } from './model.js';

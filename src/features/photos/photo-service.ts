@@ -6,7 +6,6 @@
  * an offer, and the bytes of a variant URL.
  */
 import type { Kysely } from 'kysely';
-import { LRUCache } from 'lru-cache';
 import sharp from 'sharp';
 import type { Database } from '../../db/database.js';
 import type { ReadDb } from '../../db/readonly.js';
@@ -35,6 +34,7 @@ import { ImageStore } from './image-store.js';
 import { RenderGate } from './render-gate.js';
 import { PhotoFetcher, type FetcherLog, type FetchOutcome } from './photo-fetcher.js';
 import { UrlSigner } from './url-signing.js';
+import { VariantMemory, type VariantFile, type VariantUrlParts } from './variant-memory.js';
 
 export interface PhotoServiceOptions {
   db: Kysely<Database>;
@@ -49,7 +49,7 @@ export interface PhotoServiceOptions {
   pollMs: number;
   /** The source limits (tests shorten the time limit). */
   limits?: SourceLimits;
-  /** Memory for the bytes of recently served variants (IMAGE_MEMORY_CACHE_MB); 0: every answer reads its file. */
+  /** Memory for the answers of recently served variant URLs (IMAGE_MEMORY_CACHE_MB); 0: every answer is checked and read from its file. */
   memoryCacheBytes?: number;
   /** Told what the photos do (the service's metrics). */
   observer?: PhotoObserver;
@@ -65,11 +65,10 @@ export interface PhotoObserver {
   rendered(seconds: number): void;
 }
 
-/** A variant's answer. */
-export interface VariantFile {
-  readonly bytes: Buffer;
-  readonly contentType: string;
-  /** Strong: the URL names the source's bytes, the width and the format. */
+/** A variant URL whose signature verified, and what it names (only verified() makes one). */
+export interface VerifiedUrl {
+  readonly url: VariantUrlParts;
+  readonly address: VariantAddress;
   readonly etag: string;
 }
 
@@ -89,15 +88,15 @@ export class PhotoService {
   private readonly rendering = new Map<string, Promise<Buffer | undefined>>();
   /** Variants this process has rendered (tests count the work a request caused). */
   rendered = 0;
-  /** The bytes of recently served variants, by file: a listing page asks for the same few dozen again and again. */
-  private readonly hot: LRUCache<string, Buffer> | undefined;
+  /** Recently served variant URLs' answers (IMAGE_MEMORY_CACHE_MB); undefined when 0. */
+  readonly memory: VariantMemory | undefined;
 
   constructor(private readonly options: PhotoServiceOptions) {
     this.limits = options.limits ?? SOURCE_LIMITS;
     this.store = new ImageStore(options.cacheDir);
     this.gate = new RenderGate(options.renderConcurrency);
     const memory = options.memoryCacheBytes ?? 0;
-    this.hot = memory > 0 ? new LRUCache<string, Buffer>({ maxSize: memory, sizeCalculation: (bytes) => Math.max(1, bytes.length) }) : undefined;
+    this.memory = memory > 0 ? new VariantMemory(memory) : undefined;
     // Also without IMAGE_SOURCES: it then fetches nothing, but draws the demo's photos and
     // records every other source unavailable (with the reason) instead of leaving it pending.
     this.fetcher = new PhotoFetcher({
@@ -190,34 +189,41 @@ export class PhotoService {
   }
 
   /**
-   * The variant a URL names, rendered once and kept; undefined when the URL is not one the service
-   * issued (checked first, before any file or database is touched) or its source is gone.
+   * The answer kept in memory for exactly this URL, or undefined. Only URLs that verified are
+   * kept, so a hit needs no signature check, no file and no database: the URL names its bytes.
    */
-  async variant(params: { offer_id: string; photo: string; hash: string; signature: string; file: string }): Promise<VariantFile | undefined> {
-    await this.loadSigner();
-    const address = this.verified(params);
-    if (!address) return undefined;
+  remembered(params: VariantUrlParts): VariantFile | undefined {
+    const kept = this.memory?.get(params);
+    if (kept) this.options.observer?.variantLookup('memory');
+    return kept;
+  }
+
+  /** A URL the service issued, with what it names, or undefined (nothing else is done for a URL that is not). */
+  async verified(params: VariantUrlParts): Promise<VerifiedUrl | undefined> {
+    const signer = this.signer ?? (await this.loadSigner());
+    const address = parseVariantAddress(params);
+    if (!address || !signer.verify(address, params.signature)) return undefined;
+    return { url: params, address, etag: this.etagOf(address) };
+  }
+
+  /**
+   * The variant a verified URL names, rendered once and kept; undefined when its source is gone.
+   * Kept in memory under its URL once served.
+   */
+  async variant(verified: VerifiedUrl): Promise<VariantFile | undefined> {
+    const { address } = verified;
     const file = this.store.variantPath(address.hash, address.width, address.format);
-    let found: VariantLookup = 'memory';
-    let bytes = this.hot?.get(file);
-    if (!bytes) {
-      found = 'file';
-      bytes = await this.store.read(file);
-    }
+    let found: VariantLookup = 'file';
+    let bytes = await this.store.read(file);
     if (!bytes) {
       found = 'miss';
       bytes = await this.renderOnce(file, address);
     }
     this.options.observer?.variantLookup(found);
     if (!bytes) return undefined;
-    this.hot?.set(file, bytes);
-    return { bytes, contentType: CONTENT_TYPES[address.format], etag: this.etagOf(address) };
-  }
-
-  /** The address of a URL the service issued, or undefined (nothing else is done for a URL that is not). */
-  verified(params: { offer_id: string; photo: string; hash: string; signature: string; file: string }): VariantAddress | undefined {
-    const address = parseVariantAddress(params);
-    return address && this.urlSigner.verify(address, params.signature) ? address : undefined;
+    const variant: VariantFile = { bytes, contentType: CONTENT_TYPES[address.format], etag: verified.etag };
+    this.memory?.set(verified.url, variant);
+    return variant;
   }
 
   etagOf(address: VariantAddress): string {

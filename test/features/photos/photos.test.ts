@@ -2,20 +2,23 @@
  * GET /api/v1/offers/{offer_id}/photos and the variant URLs it hands out (extension E11), against
  * a local origin serving images made here with sharp: an import queues the sources, the fetcher
  * makes them ready, the answer lists the displayed size, a placeholder and the variants; a variant
- * is rendered once, immutable, with a strong ETag, without metadata; a changed URL answers 404
- * without any work.
+ * is rendered once, immutable, with a strong ETag, without metadata, then answered from memory
+ * without a signature check or a file; a changed URL answers 404 without any work, and so does a
+ * variant whose source is gone until it is back.
  */
 import { mkdtempSync, readdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, get, type TestApp } from '../../helpers/app.js';
 import { startImageOrigin, type ImageOrigin } from '../../helpers/image-origin.js';
 import { ORG_A, OFFER, uid } from '../../helpers/fixtures.js';
 import { importObject, offer } from '../../import/helpers.js';
 import { buildDemoBundle, DEMO_SEED } from '../../../src/demo/index.js';
 import { demoPhotoUrl } from '../../../src/features/photos/index.js';
+import { UrlSigner } from '../../../src/features/photos/url-signing.js';
 
 const PHOTO_OFFER = uid('0ffc', 1);
 
@@ -182,6 +185,8 @@ describe('variant URLs', () => {
       [...parts.slice(0, 2), PHOTO_OFFER.replace(/.$/, '9'), ...parts.slice(3)],
       [...parts.slice(0, 5), '', parts[6]],
     ].map((p) => p.join('/'));
+    // The genuine URL served first, so it is kept in memory: a changed one is still refused.
+    expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(200);
     const files = filesUnder(cacheDir);
     const rendered = t.app.services.photos.rendered;
     for (const bad of tampered) {
@@ -192,6 +197,49 @@ describe('variant URLs', () => {
     expect(t.app.services.photos.rendered).toBe(rendered);
     expect(filesUnder(cacheDir)).toEqual(files);
     expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(200);
+  });
+
+  it('once served, are answered from memory: no signature check, no file read, 304 too', async () => {
+    const [wide] = await settled(PHOTO_OFFER);
+    const url = pathOf(wide!.variants.find((v) => v.width === 640 && v.format === 'jpeg')!.url);
+    const first = await t.app.inject({ method: 'GET', url });
+    expect(first.statusCode).toBe(200);
+    // The file gone and the signer watched: an answer from memory needs neither.
+    const parts = url.split('/');
+    await rm(t.app.services.photos.store.variantPath(parts[4]!, 640, 'jpeg'));
+    const verify = vi.spyOn(UrlSigner.prototype, 'verify');
+    try {
+      const again = await t.app.inject({ method: 'GET', url });
+      expect(again.statusCode).toBe(200);
+      expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
+      expect(again.headers).toMatchObject({ etag: first.headers.etag, 'cache-control': 'public, max-age=31536000, immutable', 'content-type': 'image/jpeg' });
+      const revalidated = await t.app.inject({ method: 'GET', url, headers: { 'if-none-match': first.headers.etag as string } });
+      expect(revalidated.statusCode).toBe(304);
+      expect(revalidated.headers.etag).toBe(first.headers.etag);
+      expect(verify).not.toHaveBeenCalled();
+    } finally {
+      verify.mockRestore();
+    }
+    expect(t.app.services.photos.memory!.size).toBeGreaterThan(0);
+  });
+
+  it('answer 404 while the source is gone (not rendered, not in the folder, its origin failing), and serve it once it is back', async () => {
+    const photos = await settled(PHOTO_OFFER);
+    const plan = photos.find((p) => p.kind === 'floor_plan')!;
+    const url = pathOf(plan.variants.find((v) => v.width === 320 && v.format === 'webp')!.url);
+    const hash = url.split('/')[4]!;
+    await rm(t.app.services.photos.store.sourcePath(hash));
+    const source = origin.answers.get('/plan.jpg')!;
+    origin.answers.set('/plan.jpg', { kind: 'status', status: 404 });
+    try {
+      for (let i = 0; i < 2; i += 1) expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(404);
+    } finally {
+      origin.answers.set('/plan.jpg', source);
+    }
+    // A 404 is not remembered: fetched again, rendered, served.
+    const back = await t.app.inject({ method: 'GET', url });
+    expect(back.statusCode).toBe(200);
+    expect(back.headers['content-type']).toBe('image/webp');
   });
 
   it('leave no metadata: a source with an EXIF GPS position gives variants without EXIF', async () => {
