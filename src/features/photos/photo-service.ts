@@ -7,9 +7,9 @@
  */
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import sharp from 'sharp';
 import type { Database } from '../../db/database.js';
 import type { ReadDb } from '../../db/readonly.js';
+import { loadSharp } from './sharp-loader.js';
 import {
   contentHashOf,
   CONTENT_TYPES,
@@ -237,6 +237,7 @@ export class PhotoService {
     const source = this.store.sourcePath(address.hash);
     if (!(await this.store.has(source)) && !(await this.fetchAgain(address.hash))) return undefined;
     const bytes = await this.gate.run(async () => {
+      const sharp = await loadSharp();
       const meta = await sharp(source, { limitInputPixels: this.limits.maxPixels }).metadata();
       const displayed = meta.autoOrient ?? { width: meta.width, height: meta.height };
       // Never upscaled: a signed URL names a width the source has, unless its file was replaced.
