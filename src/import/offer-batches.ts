@@ -219,7 +219,9 @@ export class OfferBatches {
     const written = ctx.writing ? checked.filter((c) => c.write) : [];
     const drafts = written.map((c) => c.queued.draft!);
     ctx.counts.accept('offers', drafts.length);
-    // The price history is appended right behind the rows (it reads and updates them). Photo
+    // The price history is appended right behind the rows (it reads and updates them), for the
+    // offers created or changed: an unchanged offer's prices are its latest entry's (only the
+    // import writes offers, and each write that changes prices appends an entry). Photo
     // sources are queued in the import's transaction (fetched once it commits): those of the
     // offers created or changed (a known source costs an index lookup, an unavailable one is
     // retried); of an unchanged offer, queued when it was written, only the unavailable ones are
@@ -232,7 +234,7 @@ export class OfferBatches {
             const known: string[] = [];
             for (const { queued: q } of written) if (q.photos) (changed.has(q.record.offer_id) ? queued : known).push(...q.photos);
             const [late] = await Promise.all([
-              appendPriceHistory(ctx.db, written.map((c) => c.queued.prices!)),
+              appendPriceHistory(ctx.db, written.flatMap(({ queued: q }) => (changed.has(q.record.offer_id) ? [q.prices!] : []))),
               noteMadeSlugs(
                 ctx.db,
                 'offer',

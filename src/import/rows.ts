@@ -175,5 +175,7 @@ const textOf = (value: unknown): string => (typeof value === 'string' ? value : 
 export function offerPriceEntry(r: OfferInput): PriceEntryDraft {
   const data = r.offer_data as { price?: number | null; price_per_meter?: number | null; price_currency?: string | null };
   const validFrom = r.prices_valid_from ? toStoredTimestamp(r.prices_valid_from) ?? null : null;
-  return priceEntryDraft(r.offer_id, r.organization_id, { ...data, ancillary: r.ancillary }, validFrom);
+  // Only the price fields (not a copy of the whole offer_data per offer).
+  const prices = { price: data.price, price_per_meter: data.price_per_meter, price_currency: data.price_currency, ancillary: r.ancillary };
+  return priceEntryDraft(r.offer_id, r.organization_id, prices, validFrom);
 }
