@@ -111,11 +111,9 @@ async function upsertOfferRows(db: Kysely<Database>, drafts: readonly OfferRowDr
   // import's end would make it: ecs_slug of the text, 'offer' when nothing is left of it. It is
   // made only for an id not stored yet: ecs_slug costs more than the lookup (a re-import of
   // 20,000 offers spent about a second on slugs it threw away).
-  // v is not materialized: its rows are read where they are used (no copy of every body); the
-  // latest price change below looks up one row's prices_valid_from in it.
   const result = await sql<{ offer_id: string; organization_id: string; created: boolean; made_slug: string | null }>`
     with v (offer_id, organization_id, external_id, agent_id, branch_id, investment_id, is_active, data, created_at,
-            search_vector, ancillary, translations, slug_source, prices_valid_from) as not materialized (values ${sql.join(values)})
+            search_vector, ancillary, translations, slug_source, prices_valid_from) as (values ${sql.join(values)})
     insert into offers (offer_id, organization_id, external_id, agent_id, branch_id, investment_id, is_active,
                         offer_data, offer_data_json, created_at, updated_at, search_vector, ancillary,
                         translations, translation_vector, slug)
