@@ -39,6 +39,7 @@ import * as photos from './migrations/2026_11_27_0030_photos.js';
 import * as slugs from './migrations/2026_11_27_0040_slugs.js';
 import * as websiteUrls from './migrations/2026_11_27_0041_website_urls.js';
 import * as translations from './migrations/2026_11_28_0100_translations.js';
+import * as unavailablePhotoSources from './migrations/2026_11_29_0110_unavailable_photo_sources.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026_11_21_0001_initial': initial,
@@ -64,6 +65,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_27_0040_slugs': slugs,
   '2026_11_27_0041_website_urls': websiteUrls,
   '2026_11_28_0100_translations': translations,
+  '2026_11_29_0110_unavailable_photo_sources': unavailablePhotoSources,
 };
 
 function migrator(db: Kysely<Database>): Migrator {

@@ -17,7 +17,7 @@ import { storedOwners } from './lookups-sql.js';
 import { rememberSeenOffers } from './session-sql.js';
 import { SearchVocabulary } from './search-vocabulary.js';
 import { addSearchLexemes, upsertOffers, type OfferRowDraft } from '../features/offers/index.js';
-import { enqueuePhotoSources, photoUrlsOf } from '../features/photos/index.js';
+import { anyUnavailableSources, enqueuePhotoSources, photoUrlsOf, retryUnavailableSources } from '../features/photos/index.js';
 import { appendPriceHistory, type PriceEntryDraft } from '../features/prices/index.js';
 import { noteGivenSlugs, noteMadeSlugs } from '../features/seo/index.js';
 
@@ -85,6 +85,8 @@ export class OfferBatches {
   private checking: Promise<unknown> = Promise.resolve();
   /** Writes handed to the database and not yet finished (at most two). */
   private readonly writes: Array<Promise<void>> = [];
+  /** Whether any photo source was unavailable (asked once, at the first unchanged offer with photos). */
+  private unavailablePhotos: Promise<boolean> | undefined;
   /** Words of the written offers already added to the search vocabulary. */
   private readonly vocabulary = new SearchVocabulary();
   /** Record numbers of offers that came before an entity they link to (read again in pass 2), in file order. */
@@ -164,6 +166,12 @@ export class OfferBatches {
     this.writes.push(written);
   }
 
+  /** Sets the unavailable ones of these photo sources pending again (looked for once some exist). */
+  private async retryUnavailable(urls: readonly string[]): Promise<void> {
+    this.unavailablePhotos ??= anyUnavailableSources(this.ctx.db);
+    if (await this.unavailablePhotos) await retryUnavailableSources(this.ctx.db, urls);
+  }
+
   /** Waits for every batch handed on; rethrows a database fault of any of them. */
   async drain(): Promise<void> {
     await this.checking;
@@ -211,13 +219,29 @@ export class OfferBatches {
     const written = ctx.writing ? checked.filter((c) => c.write) : [];
     const drafts = written.map((c) => c.queued.draft!);
     ctx.counts.accept('offers', drafts.length);
-    // The price history is appended right behind the rows (it reads and updates them).
+    // The price history is appended right behind the rows (it reads and updates them), for the
+    // offers created or changed: an unchanged offer's prices are its latest entry's (only the
+    // import writes offers, and each write that changes prices appends an entry). Photo
+    // sources are queued in the import's transaction (fetched once it commits): those of the
+    // offers created or changed (a known source costs an index lookup, an unavailable one is
+    // retried); of an unchanged offer, queued when it was written, only the unavailable ones are
+    // retried, if any source was unavailable when the import first met such an offer.
     const writing =
       drafts.length > 0
         ? upsertOffers(ctx.db, drafts).then(async (counts) => {
+            const changed = new Set(counts.written);
+            const queued: string[] = [];
+            const known: string[] = [];
+            for (const { queued: q } of written) if (q.photos) (changed.has(q.record.offer_id) ? queued : known).push(...q.photos);
             const [late] = await Promise.all([
-              appendPriceHistory(ctx.db, written.map((c) => c.queued.prices!)),
-              noteMadeSlugs(ctx.db, 'offer', counts.madeSlugs),
+              appendPriceHistory(ctx.db, written.flatMap(({ queued: q }) => (changed.has(q.record.offer_id) ? [q.prices!] : []))),
+              noteMadeSlugs(
+                ctx.db,
+                'offer',
+                counts.madeSlugs.map((m) => ({ entityId: m.offer_id, organizationId: m.organization_id, slug: m.slug })),
+              ),
+              queued.length > 0 ? enqueuePhotoSources(ctx.db, queued) : undefined,
+              known.length > 0 ? this.retryUnavailable(known) : undefined,
             ]);
             return { counts, late };
           })
@@ -225,10 +249,6 @@ export class OfferBatches {
     const lexemes = this.vocabulary.unsent(drafts);
     const adding = lexemes ? addSearchLexemes(ctx.db, lexemes) : undefined;
     const seen = drafts.length > 0 && ctx.prune ? rememberSeenOffers(ctx.db, drafts.map((d) => d.offer_id)) : undefined;
-    // Photo sources are queued in the import's transaction (fetched once it commits); a known
-    // source costs an index lookup, an unavailable one is retried.
-    const photoUrls = written.flatMap((c) => c.queued.photos ?? []);
-    const queueing = photoUrls.length > 0 ? enqueuePhotoSources(ctx.db, photoUrls) : undefined;
     const owners = storedOwners(ctx.db, 'offer', checked.map((c) => c.queued.record.offer_id));
     const given = written.flatMap(({ queued: q }) =>
       q.slug !== undefined
@@ -236,7 +256,7 @@ export class OfferBatches {
         : [],
     );
     const noting = given.length > 0 ? noteGivenSlugs(ctx.db, given) : undefined;
-    const [outcome, stored] = await Promise.all([writing, owners, seen, adding, queueing, noting]);
+    const [outcome, stored] = await Promise.all([writing, owners, seen, adding, noting]);
     if (outcome) ctx.counts.add('offers', outcome.counts);
     if (outcome && outcome.late.length > 0) {
       const late = new Set(outcome.late);

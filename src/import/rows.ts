@@ -162,6 +162,7 @@ export function offerRow(r: OfferInput): OfferRowDraft {
     ancillary_json: r.ancillary && r.ancillary.length > 0 ? ancillaryJson(r.ancillary) : null,
     translations_json: normalizeOfferTranslations(r.translations, htmlToCleanText),
     slug_source: r.slug === undefined ? `${textOf(stored['title'])} ${textOf(stored['address_city'])}` : null,
+    prices_valid_from: pricesValidFrom(r),
   };
 }
 
@@ -171,9 +172,14 @@ export function offerRow(r: OfferInput): OfferRowDraft {
  */
 const textOf = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
 
+/** The record's prices_valid_from in stored form, null when absent (the time of the import). */
+const pricesValidFrom = (r: OfferInput): string | null => (r.prices_valid_from ? toStoredTimestamp(r.prices_valid_from) ?? null : null);
+
 /** The price entry an offer record would append (extension E10): offer_data's prices and the record's ancillary. */
 export function offerPriceEntry(r: OfferInput): PriceEntryDraft {
   const data = r.offer_data as { price?: number | null; price_per_meter?: number | null; price_currency?: string | null };
-  const validFrom = r.prices_valid_from ? toStoredTimestamp(r.prices_valid_from) ?? null : null;
-  return priceEntryDraft(r.offer_id, r.organization_id, { ...data, ancillary: r.ancillary }, validFrom);
+  const validFrom = pricesValidFrom(r);
+  // Only the price fields (not a copy of the whole offer_data per offer).
+  const prices = { price: data.price, price_per_meter: data.price_per_meter, price_currency: data.price_currency, ancillary: r.ancillary };
+  return priceEntryDraft(r.offer_id, r.organization_id, prices, validFrom);
 }

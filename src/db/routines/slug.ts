@@ -14,10 +14,15 @@ import { FOLD_FROM, FOLD_TO } from './search-folding.js';
 /** The longest slug made from a text; a suffix that makes it unique comes on top (seo wing). */
 export const SLUG_MAX_LENGTH = 80;
 
-export const SLUG_ROUTINE: Routine = routine(`CREATE OR REPLACE FUNCTION ecs_slug(t text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-    SELECT CASE
-      WHEN length(s) <= ${SLUG_MAX_LENGTH} THEN s
-      WHEN position('-' in left(s, ${SLUG_MAX_LENGTH + 1})) = 0 THEN left(s, ${SLUG_MAX_LENGTH})
-      ELSE regexp_replace(left(s, ${SLUG_MAX_LENGTH + 1}), '-[^-]*$', '') END
-    FROM (SELECT btrim(regexp_replace(translate(lower(coalesce(t, '')), '${FOLD_FROM}', '${FOLD_TO}'), '[^a-z0-9]+', '-', 'g'), '-') AS s) AS folded
+// PL/pgSQL, not SQL: a SQL function with a FROM is not inlined, and each call then started an
+// executor of its own, which cost more than the folding itself; an import makes one per new offer
+// (20,000 made slugs: 1.6 s as SQL, 0.7 s as PL/pgSQL, the same slugs).
+export const SLUG_ROUTINE: Routine = routine(`CREATE OR REPLACE FUNCTION ecs_slug(t text) RETURNS text LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+    DECLARE
+      s text := btrim(regexp_replace(translate(lower(coalesce(t, '')), '${FOLD_FROM}', '${FOLD_TO}'), '[^a-z0-9]+', '-', 'g'), '-');
+    BEGIN
+      IF length(s) <= ${SLUG_MAX_LENGTH} THEN RETURN s; END IF;
+      IF position('-' in left(s, ${SLUG_MAX_LENGTH + 1})) = 0 THEN RETURN left(s, ${SLUG_MAX_LENGTH}); END IF;
+      RETURN regexp_replace(left(s, ${SLUG_MAX_LENGTH + 1}), '-[^-]*$', '');
+    END
   $$`);

@@ -5,7 +5,7 @@
  * (http://127.0.0.1:8000/demo/photos/photo-3.jpg): the fetcher recognises them and draws them
  * instead of fetching anything, and GET /demo/photos/{file} serves them to a browser too.
  */
-import sharp from 'sharp';
+import { loadSharp } from './sharp-loader.js';
 
 export const DEMO_PHOTO_ORIGIN = 'http://127.0.0.1:8000';
 export const DEMO_PHOTO_PATH = '/demo/photos/';
@@ -80,5 +80,6 @@ export async function renderDemoPhoto(name: string): Promise<Buffer> {
   if (!match) throw new Error(`not a demo photo: ${name}`);
   const n = Number(match[2]);
   const svg = match[1] === 'photo' ? roomSvg(n) : planSvg(n);
+  const sharp = await loadSharp();
   return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
 }

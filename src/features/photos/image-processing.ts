@@ -8,12 +8,9 @@
  * written without any metadata (sharp keeps none unless asked: no EXIF, no GPS position, no ICC
  * profile once the colours are sRGB).
  */
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
 import { PLACEHOLDER_MAX_CHARS, SOURCE_FORMATS, type VariantFormat } from './model.js';
-
-// libvips' operation cache would keep decoded images between renders: memory stays bounded
-// without it, and every render is of a different image anyway.
-sharp.cache(false);
+import { loadSharp } from './sharp-loader.js';
 
 export type Inspection =
   | { ok: true; width: number; height: number; placeholder: string; format: string }
@@ -21,6 +18,7 @@ export type Inspection =
 
 /** A placeholder: a data URI of a tiny WebP at most PLACEHOLDER_MAX_CHARS long (16 px on its long side, smaller if needed). */
 async function placeholderOf(bytes: Buffer, maxPixels: number): Promise<string> {
+  const sharp = await loadSharp();
   for (const side of [16, 12, 8, 4]) {
     const tiny = await sharp(bytes, { limitInputPixels: maxPixels })
       .autoOrient()
@@ -36,6 +34,7 @@ async function placeholderOf(bytes: Buffer, maxPixels: number): Promise<string> 
 
 /** Checks a fetched source and measures it; every failure is a reason, never an exception. */
 export async function inspectSource(bytes: Buffer, maxPixels: number): Promise<Inspection> {
+  const sharp = await loadSharp();
   let meta: Metadata;
   try {
     meta = await sharp(bytes, { limitInputPixels: false }).metadata();
@@ -58,6 +57,7 @@ export async function inspectSource(bytes: Buffer, maxPixels: number): Promise<I
 
 /** Renders one variant of the source file at `sourcePath`, exactly `width` × `height`. */
 export async function renderVariant(sourcePath: string, width: number, height: number, format: VariantFormat, maxPixels: number): Promise<Buffer> {
+  const sharp = await loadSharp();
   const pipeline = sharp(sourcePath, { limitInputPixels: maxPixels, sequentialRead: true })
     .autoOrient()
     // The height was computed from the displayed size (model.variantHeight): `fill` makes it exact.

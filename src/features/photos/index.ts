@@ -6,7 +6,7 @@
  * memory (variant-memory.ts). PhotoService is what a running instance holds; its operations are
  * http.ts.
  */
-export { enqueuePhotoSources } from './write.js';
+export { anyUnavailableSources, enqueuePhotoSources, retryUnavailableSources } from './write.js';
 export { photoUrlsOf } from './model.js';
 export { DEMO_PHOTO_COUNT, DEMO_PLAN_COUNT, demoPhotoUrl } from './demo-photos.js';
 export { PhotoService } from './photo-service.js';

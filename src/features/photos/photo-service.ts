@@ -6,9 +6,9 @@
  * an offer, and the bytes of a variant URL.
  */
 import type { Kysely } from 'kysely';
-import sharp from 'sharp';
 import type { Database } from '../../db/database.js';
 import type { ReadDb } from '../../db/readonly.js';
+import { loadSharp } from './sharp-loader.js';
 import {
   contentHashOf,
   CONTENT_TYPES,
@@ -243,6 +243,7 @@ export class PhotoService {
     const source = this.store.sourcePath(address.hash);
     if (!(await this.store.has(source)) && !(await this.fetchAgain(address.hash))) return undefined;
     const bytes = await this.gate.run(async () => {
+      const sharp = await loadSharp();
       const meta = await sharp(source, { limitInputPixels: this.limits.maxPixels }).metadata();
       const displayed = meta.autoOrient ?? { width: meta.width, height: meta.height };
       // Never upscaled: a signed URL names a width the source has, unless its file was replaced.

@@ -2,7 +2,9 @@
  * The price history's one write, for the import inside its transaction: for a batch of offers just
  * upserted, append an entry to each offer whose prices differ from its latest entry (or that has
  * none yet), and keep the offer's latest price change (price_changed_at, price_change_pct) beside
- * it. One statement per batch. Nothing here, or anywhere, updates or deletes an entry.
+ * it. One statement per batch. Nothing here, or anywhere, updates or deletes an entry. The offers'
+ * upsert has already set the latest change from the stored price, which is the latest entry's
+ * (src/features/offers/write.ts): the offer row is written here only where that was not so.
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
@@ -43,11 +45,11 @@ export async function appendPriceHistory(db: Kysely<Database>, drafts: readonly 
       returning entry_no
     ),
     latest_change as (
-      update offers as o set price_changed_at = a.starts,
-        price_change_pct = round((a.price - a.last_price) * 100 / nullif(a.last_price, 0), 2)
-      from accepted as a
+      update offers as o set price_changed_at = a.starts, price_change_pct = a.pct
+      from (select a.*, round((a.price - a.last_price) * 100 / nullif(a.last_price, 0), 2) as pct from accepted as a) as a
       where o.offer_id = a.offer_id and o.organization_id = a.organization_id
         and a.last_no is not null and a.price is not null and a.last_price is not null and a.price <> a.last_price
+        and (o.price_changed_at, o.price_change_pct) is distinct from (a.starts, a.pct)
       returning o.offer_id
     )
     select offer_id from changed where last_no is not null and starts < last_from`.execute(db);

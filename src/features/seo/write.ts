@@ -13,9 +13,11 @@
  *      digits (6, then 12, then all 32) makes it unique.
  *
  * A new offer is inserted with its made slug already (src/features/offers/write.ts), and noted
- * (noteMadeSlugs), so that step 3 does not write every new row a second time: the end keeps the
- * made slugs that step 3 would give (settleMadeSlugs) and clears only the others, which then go
- * through step 3's rounds as if they had been inserted without one.
+ * with that slug (noteMadeSlugs), so that step 3 does not write every new row a second time: the
+ * end keeps the made slugs that step 3's first round would give (settleMadeSlugs) and marks the
+ * others lost; those go through step 3's later rounds as if they had been inserted without one,
+ * their row written once more, with the suffixed slug. The end reads the made slugs from the notes,
+ * never from the rows: an offer's jsonb body is not read again (it is large, out of line).
  *
  * A record that gives no slug keeps the stored one (a title change keeps the slug). A changed slug
  * of a stored entity is a change of it: the offer's version grows, and its updated_at (and the
@@ -70,13 +72,25 @@ export async function createImportSlugTables(db: Kysely<Database>): Promise<void
   await sql`create temporary table import_given_slugs (
     kind text not null, entity_id uuid not null, organization_id uuid not null, given text not null,
     record_no integer not null, path text not null) on commit drop`.execute(db);
-  await sql`create temporary table import_made_slugs (kind text not null, entity_id uuid not null) on commit drop`.execute(db);
+  // lost: the made slug is not the one step 3's first round gives (the row still holds it until a
+  // later round writes its suffixed slug).
+  await sql`create temporary table import_made_slugs (
+    kind text not null, entity_id uuid not null, organization_id uuid not null, slug text not null,
+    lost boolean not null default false) on commit drop`.execute(db);
+}
+
+/** A new entity inserted with its made slug (the slug as the insert wrote it). */
+export interface MadeSlug {
+  readonly entityId: string;
+  readonly organizationId: string;
+  readonly slug: string;
 }
 
 /** Notes new entities this import inserted with their made slug (judged at the end by settleMadeSlugs). */
-export async function noteMadeSlugs(db: Kysely<Database>, kind: SlugKind, entityIds: readonly string[]): Promise<void> {
-  if (entityIds.length === 0) return;
-  await sql`insert into import_made_slugs (kind, entity_id) select ${kind}, unnest(${[...entityIds]}::uuid[])`.execute(db);
+export async function noteMadeSlugs(db: Kysely<Database>, kind: SlugKind, made: readonly MadeSlug[]): Promise<void> {
+  if (made.length === 0) return;
+  await sql`insert into import_made_slugs (kind, entity_id, organization_id, slug)
+    select ${kind}, * from unnest(${made.map((m) => m.entityId)}::uuid[], ${made.map((m) => m.organizationId)}::uuid[], ${made.map((m) => m.slug)}::text[])`.execute(db);
 }
 
 export async function noteGivenSlugs(db: Kysely<Database>, given: readonly GivenSlug[]): Promise<void> {
@@ -148,21 +162,24 @@ function applyGivenSlugs(db: Kysely<Database>, kind: SlugKind): Promise<number> 
 /**
  * Step 3, one round: the entities of these organizations without a slug take their made slug
  * with `suffix` hex digits of their id (0: none) where it is free; among several that would take
- * the same, the first by id.
+ * the same, the first by id. With `lost`, the import's lost made slugs (settleMadeSlugs) count as
+ * no slug: their made slug is the noted one, and a round that gives them one writes it over it.
  */
-async function makeSlugsRound(db: Kysely<Database>, kind: SlugKind, organizationIds: readonly string[], suffix: number): Promise<void> {
+async function makeSlugsRound(db: Kysely<Database>, kind: SlugKind, organizationIds: readonly string[], suffix: number, lost: boolean): Promise<void> {
   const { table, id } = TABLE[kind];
   const made = sql`coalesce(nullif(ecs_slug(${SOURCE_TEXT[kind]}), ''), ${kind})`;
-  const candidate = suffix === 0 ? made : sql`${made} || '-' || left(replace(t.${id}::text, '-', ''), ${sql.lit(suffix)})`;
+  const withSuffix = (base: RawBuilder<unknown>, entityId: RawBuilder<unknown>) =>
+    suffix === 0 ? base : sql`${base} || '-' || left(replace(${entityId}::text, '-', ''), ${sql.lit(suffix)})`;
   await setSlugs(
     db,
     kind,
     sql`select organization_id, entity_id, slug from (
         select c.*, row_number() over (partition by c.organization_id, c.slug order by c.entity_id) as n
         from (
-          select t.organization_id, t.${id} as entity_id, ${candidate} as slug
+          select t.organization_id, t.${id} as entity_id, ${withSuffix(made, sql`t.${id}`)} as slug
           from ${table} as t
           where t.organization_id = any(${[...organizationIds]}::uuid[]) and t.slug is null
+          ${lost ? sql`union all ${lostMadeSlugs(kind, withSuffix(sql`m.slug`, sql`m.entity_id`))}` : sql``}
         ) as c
         where not exists (select 1 from slugs s where s.organization_id = c.organization_id and s.kind = ${kind} and s.slug = c.slug)
       ) as free
@@ -171,27 +188,41 @@ async function makeSlugsRound(db: Kysely<Database>, kind: SlugKind, organization
 }
 
 /**
+ * The import's lost made slugs still waiting for their slug, as (organization_id, entity_id, slug)
+ * with `slug` the candidate made of the noted made slug. A lost one is settled once a round wrote
+ * another slug over it (rounds give only suffixed slugs to them: their made slug is taken).
+ */
+function lostMadeSlugs(kind: SlugKind, candidate: RawBuilder<unknown>): RawBuilder<unknown> {
+  const { table, id } = TABLE[kind];
+  return sql`select m.organization_id, m.entity_id, ${candidate}
+    from import_made_slugs m join ${table} as t on t.${id} = m.entity_id
+    where m.kind = ${kind} and m.lost and t.slug = m.slug`;
+}
+
+/**
  * Before step 3: the entities inserted with their made slug keep it when step 3's first round would
- * give it to them: it is still made of the row, no slug of the organization (current or old, given
- * in this import included) is the same, and no other entity competing for it (noted, or without a
- * slug) has a lower id. Those are kept in `slugs`; the others lose their slug and step 3 makes
- * theirs. Only the losers' rows are written again. Returns how many lost.
+ * give it to them: no slug of the organization (current or old, given in this import included) is
+ * the same, and no other entity competing for it (noted, or without a slug) has a lower id. Those
+ * are kept in `slugs`; the others are marked lost, and step 3's later rounds write theirs over it.
+ * The noted slug is the one the insert made from the record's title and city, the same text the
+ * row's offer_data gives (both are strings or absent), and nothing else writes a new entity's slug
+ * before this step. Returns how many lost.
  */
 async function settleMadeSlugs(db: Kysely<Database>, kind: SlugKind, organizationIds: readonly string[]): Promise<number> {
   const { table, id } = TABLE[kind];
   const made = sql`coalesce(nullif(ecs_slug(${SOURCE_TEXT[kind]}), ''), ${kind})`;
   const result = await sql<{ lost: number }>`
     with competing as (
-      select t.organization_id, t.${id} as entity_id, t.slug as stored, ${made} as made
-      from import_made_slugs m join ${table} as t on t.${id} = m.entity_id
-      where m.kind = ${kind} and t.slug is not null
+      select m.organization_id, m.entity_id, m.slug as made, true as noted
+      from import_made_slugs m
+      where m.kind = ${kind}
       union all
-      select t.organization_id, t.${id}, t.slug, ${made}
+      select t.organization_id, t.${id}, ${made}, false
       from ${table} as t
       where t.organization_id = any(${[...organizationIds]}::uuid[]) and t.slug is null
     ),
     judged as (
-      select c.*, c.stored is not distinct from c.made
+      select c.*, c.noted
         and row_number() over (partition by c.organization_id, c.made order by c.entity_id) = 1
         and not exists (select 1 from slugs s where s.organization_id = c.organization_id and s.kind = ${kind} and s.slug = c.made) as keeps
       from competing c
@@ -201,19 +232,21 @@ async function settleMadeSlugs(db: Kysely<Database>, kind: SlugKind, organizatio
       select organization_id, ${kind}, made, entity_id from judged where keeps
     ),
     lost as (
-      update ${table} as t set slug = null
+      update import_made_slugs as m set lost = true
       from judged j
-      where t.${id} = j.entity_id and j.stored is not null and not j.keeps
+      where m.kind = ${kind} and m.entity_id = j.entity_id and j.noted and not j.keeps
       returning 1
     )
     select count(*)::int as lost from lost`.execute(db);
   return result.rows[0]!.lost;
 }
 
-async function withoutSlug(db: Kysely<Database>, kind: SlugKind, organizationIds: readonly string[]): Promise<number> {
+/** Entities of these organizations still without their slug (with `lost`: the import's lost made slugs too). */
+async function withoutSlug(db: Kysely<Database>, kind: SlugKind, organizationIds: readonly string[], lost: boolean): Promise<number> {
   const { table } = TABLE[kind];
   const result = await sql<{ n: number }>`
-    select count(*)::int as n from ${table} where organization_id = any(${[...organizationIds]}::uuid[]) and slug is null`.execute(db);
+    select (select count(*)::int from ${table} where organization_id = any(${[...organizationIds]}::uuid[]) and slug is null)
+      ${lost ? sql`+ (select count(*)::int from (${lostMadeSlugs(kind, sql`m.slug`)}) as l)` : sql``} as n`.execute(db);
   return result.rows[0]!.n;
 }
 
@@ -227,19 +260,24 @@ export async function assignSlugs(db: Kysely<Database>, organizationIds: readonl
   if (problems.length > 0) return { problems, changed: { offer: 0, investment: 0 } };
   const changed = { offer: await applyGivenSlugs(db, 'offer'), investment: await applyGivenSlugs(db, 'investment') };
   if (organizationIds.length > 0) for (const kind of SLUG_KINDS) await settleMadeSlugs(db, kind, organizationIds);
-  await makeMissingSlugs(db, organizationIds);
+  await makeSlugs(db, organizationIds, true);
   return { problems: [], changed };
 }
 
 /** Step 3 alone: every offer and investment of these organizations without a slug gets one made. */
-export async function makeMissingSlugs(db: Kysely<Database>, organizationIds: readonly string[]): Promise<void> {
+export function makeMissingSlugs(db: Kysely<Database>, organizationIds: readonly string[]): Promise<void> {
+  return makeSlugs(db, organizationIds, false);
+}
+
+/** Step 3's rounds (with `lost`: in an import, over its lost made slugs too). */
+async function makeSlugs(db: Kysely<Database>, organizationIds: readonly string[], lost: boolean): Promise<void> {
   if (organizationIds.length === 0) return;
   for (const kind of SLUG_KINDS) {
     for (const suffix of SUFFIX_LENGTHS) {
-      if ((await withoutSlug(db, kind, organizationIds)) === 0) break;
-      await makeSlugsRound(db, kind, organizationIds, suffix);
+      if ((await withoutSlug(db, kind, organizationIds, lost)) === 0) break;
+      await makeSlugsRound(db, kind, organizationIds, suffix, lost);
     }
-    if ((await withoutSlug(db, kind, organizationIds)) > 0) throw new Error(`could not make a unique ${kind} slug`);
+    if ((await withoutSlug(db, kind, organizationIds, lost)) > 0) throw new Error(`could not make a unique ${kind} slug`);
   }
 }
 

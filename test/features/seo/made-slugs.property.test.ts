@@ -116,7 +116,6 @@ describe('made slugs', () => {
               makeSlugs(model, new Map(made.rows.map((r) => [r.offer_id, r.made])));
             }
             const stored = await sql<{ offer_id: string; slug: string | null }>`select offer_id::text as offer_id, slug from offers`.execute(t.db.db);
-            console.log("CMP", JSON.stringify(stored.rows), JSON.stringify([...model.current]));
             expect(new Map(stored.rows.map((r) => [r.offer_id, r.slug]))).toEqual(model.current);
             const kept = await sql<{ slug: string; entity_id: string }>`
               select slug, entity_id::text as entity_id from slugs where kind = 'offer'`.execute(t.db.db);

@@ -2,7 +2,7 @@
  * The slug rules as properties (extension E12):
  *   - ecs_slug on random Polish text: lower-case ASCII words joined by `-`, at most 80 characters,
  *     and the words of the text folded independently here (NFD without marks, ł→l), cut after a
- *     whole word;
+ *     whole word; and on any text what its first definition (SQL, before PL/pgSQL) gave;
  *   - over random sequences of imports that rename offers and give slugs (from small pools, so
  *     they clash): an import is rejected exactly when a given slug is another offer's (now or
  *     before) or given twice; otherwise slugs stay unique, an offer keeps its slug unless a new
@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, get, type TestApp } from '../../helpers/app.js';
 import { scaled } from '../../helpers/scale.js';
 import { importRejected, resetDatabase, smallBundle } from '../../import/helpers.js';
+import { FOLD_FROM, FOLD_TO } from '../../../src/db/routines/search-folding.js';
 
 const KEY = 'ecs_slug_property_key_0123456789abcdefghijk';
 const SLUG_RUNS = scaled('SLUG_RUNS', 6, 40);
@@ -57,6 +58,32 @@ describe('ecs_slug', () => {
         expect(s, text).toBe(fit);
       }
     }
+  });
+});
+
+/** ecs_slug's first definition (SQL, as migration 2026_11_27_0040 made it), under another name. */
+const FIRST_DEFINITION = `CREATE OR REPLACE FUNCTION ecs_test_slug_first(t text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+    SELECT CASE
+      WHEN length(s) <= 80 THEN s
+      WHEN position('-' in left(s, 81)) = 0 THEN left(s, 80)
+      ELSE regexp_replace(left(s, 81), '-[^-]*$', '') END
+    FROM (SELECT btrim(regexp_replace(translate(lower(coalesce(t, '')), '${FOLD_FROM}', '${FOLD_TO}'), '[^a-z0-9]+', '-', 'g'), '-') AS s) AS folded
+  $$`;
+
+describe('ecs_slug as PL/pgSQL', () => {
+  it('gives what its first definition in SQL gave, on any text', async () => {
+    await sql.raw(FIRST_DEFINITION).execute(t.db.db);
+    const anyText = fc.oneof(
+      polishText,
+      fc.string({ unit: fc.constantFrom(...FOLD_FROM, ...'-- xyzXYZ09İK'), maxLength: 200 }),
+      fc.string({ unit: 'grapheme', maxLength: 120 }),
+    );
+    const texts = [...fc.sample(anyText, { numRuns: SLUG_TEXTS, seed: Number(process.env.FC_SEED ?? 42) }), '', 'x'.repeat(81), `${'a'.repeat(79)} b`];
+    const result = await sql<{ t: string; now: string; first: string }>`
+      select x as t, ecs_slug(x) as now, ecs_test_slug_first(x) as first from unnest(${texts}::text[]) as x`.execute(t.db.db);
+    for (const row of result.rows) expect(row.now, row.t).toBe(row.first);
+    const empty = await sql<{ now: string; first: string }>`select ecs_slug(null) as now, ecs_test_slug_first(null) as first`.execute(t.db.db);
+    expect(empty.rows[0]!.now).toBe(empty.rows[0]!.first);
   });
 });
 

@@ -61,6 +61,22 @@ describe('slugs made by the import', () => {
     expect((await resolve('investment', 'dom-z-ogrodem-lodz')).statusCode).toBe(404);
   });
 
+  it('a re-import that changes nothing writes no offer row and no slug, a made slug that lost to another included', async () => {
+    const { bundle } = bundleWithKey();
+    await importAndSee(t, bundle);
+    const state = async () => ({
+      offers: (await sql<{ id: string; slug: string; version: number; xmin: string }>`
+        select offer_id::text as id, slug, version, xmin::text from offers order by offer_id`.execute(t.db.db)).rows,
+      slugs: (await sql<{ slug: string; id: string; xmin: string; xmax: string }>`
+        select slug, entity_id::text as id, xmin::text, xmax::text from slugs order by slug`.execute(t.db.db)).rows,
+    });
+    const before = await state();
+    // Two offers made the same slug: one of them has it with a suffix.
+    expect(before.offers.filter((o) => /-[0-9a-f]{6}$/.test(o.slug))).toHaveLength(1);
+    expect((await importAndSee(t, bundle)).changed).toBe(false);
+    expect(await state()).toEqual(before);
+  });
+
   it('stay when the title changes; a given slug replaces it, the old one keeps resolving, and it is a change', async () => {
     const { bundle, ids } = bundleWithKey();
     await importAndSee(t, bundle);
