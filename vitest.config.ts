@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { defineConfig } from 'vitest/config';
+import SlowFilesFirst from './test/sequencer.js';
 
 // Tests run against a real database: in-memory PGlite by default, or a throwaway database on the
 // PostgreSQL server named by TEST_DATABASE_URL (each test file creates and drops its own).
@@ -21,6 +22,8 @@ export default defineConfig({
     // file at a time there). A file spends much of its time waiting: for a process it started, a
     // timer, the database's start; the other file uses the core meanwhile.
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
+    // The slow files first, so that both workers end together (test/sequencer.ts).
+    sequence: { sequencer: SlowFilesFirst },
     reporters: process.env.CI ? ['default'] : ['default'],
   },
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hashKey } from '../../src/features/access/model.js';
 import { createProgress } from '../../src/cli/progress.js';
 import { runCli, type CliIo } from '../../src/cli/run.js';
-import { createTestDb, type TestDb } from '../helpers/db.js';
+import { copyMigratedDataDir, createTestDb, type TestDb } from '../helpers/db.js';
 import { offer, resetDatabase, tmpFile } from '../import/helpers.js';
 
 let t: TestDb;
@@ -197,6 +197,9 @@ describe('usage and environment', () => {
 
   it('opens a folder that PGlite left a postmaster.pid in (PGlite does not lock; our own lock does)', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ecs-cli-stale-'));
+    // A migrated folder (as a service that ran leaves it), not an empty one: creating and migrating
+    // a database in it would take most of this test's time and is not what it is about.
+    copyMigratedDataDir(dataDir);
     fs.writeFileSync(path.join(dataDir, 'postmaster.pid'), '-42\n');
     const r = await cli(['keys', 'list', '--json'], { DATA_DIR: dataDir }, null);
     expect(r.code, r.stderr).toBe(0);

@@ -11,7 +11,8 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { LOCK_FILE, lockDataDir, readLockOwner } from '../../src/db/data-dir-lock.js';
 import { copyMigratedDataDir } from '../helpers/db.js';
-import { projectRoot, runCliProcess, startServer, stopServer } from '../helpers/processes.js';
+import { KEY_IDS } from '../helpers/fixtures.js';
+import { projectRoot, runCliProcess, seedDataDir, startServer, stopServer } from '../helpers/processes.js';
 import { scaled } from '../helpers/scale.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ecs-lock-'));
@@ -145,6 +146,13 @@ function describeAnswers(answers: readonly string[], of: readonly Racer[]): stri
   return answers.map((answer, i) => `${of[i]!.child.pid}: ${answer || `nothing; stderr: ${of[i]!.stderr()}`}`).join('\n');
 }
 
+/**
+ * The services below start on a folder seeded with the test fixture, not an empty one: a first
+ * start (migrations and the demo, several seconds of CPU) is first-start.test.ts's subject.
+ */
+const FIXTURE_KEY_IDS = Object.values(KEY_IDS).sort();
+const keyIds = (stdout: string) => (JSON.parse(stdout) as Array<{ key_id: string }>).map((k) => k.key_id).sort();
+
 function writeLock(dataDir: string, pid: number): void {
   fs.mkdirSync(dataDir, { recursive: true });
   const owner = { pid, started: null, role: 'service', doing: 'serving http://127.0.0.1:1', since: new Date().toISOString(), host: os.hostname(), token: 'stale' };
@@ -177,11 +185,12 @@ describe('the embedded database folder has one owner', () => {
 
   it('the command line reaches the service that holds the folder; a second command line is refused', async () => {
     const dataDir = newDataDir();
+    await seedDataDir(dataDir);
     const server = await startServer({ DATA_DIR: dataDir, DATABASE_URL: undefined });
     // Run by the service, in its process, on its open database.
     const listed = await runCliProcess(['keys', 'list', '--json'], { DATA_DIR: dataDir, DATABASE_URL: undefined });
     expect(listed.code, listed.stderr).toBe(0);
-    expect(JSON.parse(listed.stdout)).toHaveLength(1); // the demo key
+    expect(keyIds(listed.stdout)).toEqual(FIXTURE_KEY_IDS);
     expect(readLockOwner(dataDir)?.pid).toBe(server.child.pid);
     expect(await stopServer(server)).toBe(0);
 
@@ -198,6 +207,7 @@ describe('the embedded database folder has one owner', () => {
 
   it('after kill -9 of the service, the next start takes the stale lock over and serves the same data', async () => {
     const dataDir = newDataDir();
+    await seedDataDir(dataDir);
     const first = await startServer({ DATA_DIR: dataDir, DATABASE_URL: undefined });
     first.child.kill('SIGKILL');
     expect(await first.exited).toBe('SIGKILL');
@@ -205,13 +215,14 @@ describe('the embedded database folder has one owner', () => {
 
     const second = await startServer({ DATA_DIR: dataDir, DATABASE_URL: undefined });
     expect(readLockOwner(dataDir)?.pid).toBe(second.child.pid);
-    // The demo loaded by the first start is still there (a second start loads nothing).
+    // Not taken for a first start: no demo loaded, no key printed.
     expect(second.output()).not.toMatch(/ecs_[A-Za-z0-9_-]{43}/);
     expect(await stopServer(second)).toBe(0);
 
+    // The data the killed service had open is all there.
     const listed = await runCliProcess(['keys', 'list', '--json'], { DATA_DIR: dataDir, DATABASE_URL: undefined });
     expect(listed.code, listed.stderr).toBe(0);
-    expect(JSON.parse(listed.stdout)).toHaveLength(1); // the demo key
+    expect(keyIds(listed.stdout)).toEqual(FIXTURE_KEY_IDS);
     expect(fs.existsSync(path.join(dataDir, LOCK_FILE))).toBe(false);
   });
 

@@ -2,7 +2,8 @@
  * The service and the command line as real processes, for the tests that need them (signals,
  * kill -9, first start, output):
  * - prepareDatabase(): a database a process can open, with the HTTP test fixture in it: a
- *   throwaway PostgreSQL database when TEST_DATABASE_URL is set, an embedded PGlite folder otherwise;
+ *   throwaway PostgreSQL database when TEST_DATABASE_URL is set, an embedded PGlite folder otherwise
+ *   (seedDataDir(): such a folder where the test says);
  * - startServer(): the server (`dist/server.js`) in a process of its own, resolved once it listens;
  * - spawnCli() / runCliProcess(): the command line (`dist/cli/index.js`) in a process of its own;
  * - runShell(): a shell command line as a user types it (npm run, pipelines).
@@ -43,16 +44,25 @@ export async function prepareDatabase(): Promise<PreparedDatabase> {
     return { env: { DATABASE_URL: url }, kind: 'postgres', destroy: drop };
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ecs-pglite-'));
-  copyMigratedDataDir(dir);
-  const handle = await openDatabase({ dataDir: dir });
-  await migrateToLatest(handle.db); // nothing left to do after the copy
-  await insertFixture(handle.db);
-  await handle.close();
+  await seedDataDir(dir);
   return {
     env: { DATA_DIR: dir },
     kind: 'pglite',
     destroy: async () => fs.rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/**
+ * Fills the new folder `dataDir` with a migrated embedded database holding the HTTP test fixture:
+ * what a service that has run leaves behind, without the first start's migrations and demo, which
+ * take several seconds of CPU.
+ */
+export async function seedDataDir(dataDir: string): Promise<void> {
+  copyMigratedDataDir(dataDir);
+  const handle = await openDatabase({ dataDir });
+  await migrateToLatest(handle.db); // nothing left to do after the copy
+  await insertFixture(handle.db);
+  await handle.close();
 }
 
 export interface ServerProcess {
