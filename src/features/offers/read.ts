@@ -40,7 +40,7 @@ import type { OfferColumnsCache } from './facets/columns-cache.js';
 import { offerColumnsLoader } from './facets/columns-read.js';
 import { memoryCanAnswer, pageFromMemory, type CardRow } from './cards/memory-answers.js';
 import { readContentVersion } from '../content-version/index.js';
-import { translatedFieldTexts, translatedOfferData, translatedOfferDataFromTexts } from './translated.js';
+import { translatedFieldTexts, translatedOfferData } from './translated.js';
 import type { OfferTranslation } from '../translations/index.js';
 
 export interface OfferListQuery extends OfferListRequest {
@@ -205,7 +205,7 @@ async function findOffer(
   const row = result.rows[0];
   if (!row) return undefined;
   const rows = await withBodies(db, organizationId, [row], bodies);
-  const [view] = await withRelated(db, visibility, rows, include, sparse(bodies, fields), lang, bodies);
+  const [view] = await withRelated(db, visibility, rows, include, sparse(bodies, fields), lang);
   return view;
 }
 
@@ -228,7 +228,7 @@ async function findOffers(
     where o.organization_id = ${organizationId} and o.is_active and o.offer_id = any(${[...offerIds]}::uuid[]) ${inScope}`.execute(db)
   ).rows;
   const withData = await withBodies(db, organizationId, rows, bodies);
-  return withRelated(db, visibility, withData, new Set(), sparse(bodies, fields), lang, bodies);
+  return withRelated(db, visibility, withData, new Set(), sparse(bodies, fields), lang);
 }
 
 /**
@@ -352,7 +352,7 @@ async function listOffers(
   }
   const items = await withBodies(db, organizationId, rows, bodies);
   return {
-    items: await withRelated(db, visibility, items, query.include, sparse(bodies, query.fields), query.lang, bodies),
+    items: await withRelated(db, visibility, items, query.include, sparse(bodies, query.fields), query.lang),
     page: query.page,
     size: query.size,
     total,
@@ -371,8 +371,6 @@ async function withRelated(
   include: ReadonlySet<OfferInclude>,
   cut: SparseCut | undefined,
   lang: string | undefined,
-  /** With `lang`: the body cache whose field texts let a translated offer be written without parsing it. */
-  bodies?: OfferBodyCache,
 ): Promise<OfferView[]> {
   if (rows.length === 0) return [];
   const { organizationId } = visibility;
@@ -397,18 +395,8 @@ async function withRelated(
       },
       cut,
       lang,
-      bodies,
     ),
   );
-}
-
-/**
- * A whole offer_data with its translation: from the body cache's field texts of this stored
- * version when it has them (no parse of the 6 KB body on every request), else parsed and rewritten.
- */
-function translatedBody(bodies: OfferBodyCache | undefined, row: OfferRowSlice, stored: Buffer, translation: OfferTranslation): Buffer {
-  const fromTexts = bodies && translatedOfferDataFromTexts(stored, bodies.fieldTexts(row.offer_id, row.row_token, stored), translation);
-  return fromTexts ?? translatedOfferData(stored, translation);
 }
 
 /** Bytes from the driver (pg: Buffer; PGlite: Uint8Array) as a Buffer, without copying. */
@@ -446,13 +434,12 @@ function toOfferView(
   related: { agent: Agent | null; branch: Branch | null; organization: Organization | null; investment: Investment | null },
   cut: SparseCut | undefined,
   lang: string | undefined,
-  bodies: OfferBodyCache | undefined,
 ): OfferView {
   const stored = asBuffer(row.offer_data_bytes!);
   // With `lang` (E12) and a translation into it, the translated fields replace the original ones.
   const translation = lang !== undefined && row.translation ? (JSON.parse(row.translation) as OfferTranslation) : undefined;
   // With sparse fields, the cut text stands for offer_data everywhere (JSON bytes, XML object).
-  const bytes = cut ? cut.bytesOf(row, stored, translation) : translation ? translatedBody(bodies, row, stored, translation) : stored;
+  const bytes = cut ? cut.bytesOf(row, stored, translation) : translation ? translatedOfferData(stored, translation) : stored;
   let text: string | undefined;
   let parsed: Record<string, unknown> | undefined;
   // Decoded only if a renderer asks for the text (XML); JSON copies the bytes.
