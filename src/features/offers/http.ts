@@ -69,7 +69,7 @@ const offerQuery: PartReader<{ include: Set<OfferInclude>; fields: FieldSelectio
 };
 
 /** With `lang` (E12), names the language served: the tag when any offer's fields were translated. */
-function sayLanguage(ctx: KeyedContext, lang: string | undefined, offers: readonly OfferView[]): void {
+export function sayLanguage(ctx: KeyedContext, lang: string | undefined, offers: readonly OfferView[]): void {
   if (lang !== undefined) ctx.reply.header('content-language', contentLanguage(lang, offers.some((offer) => offer.language !== undefined)));
 }
 

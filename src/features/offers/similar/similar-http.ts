@@ -20,7 +20,8 @@ import type { FieldSelection } from '../sparse-fields.js';
 import { readSimilarityFacts } from './similar-read.js';
 import { DEFAULT_SIMILAR_SIZE, HALF_SCORE_KM, MAX_SIMILAR_SIZE, rankSimilar, SIMILARITY_WEIGHTS, type ScoredOffer } from './similar-score.js';
 import { SimilarQuery } from './similar-schemas.js';
-import { checkLang, contentLanguage, INVALID_LANG } from '../../translations/index.js';
+import { checkLang, INVALID_LANG } from '../../translations/index.js';
+import { sayLanguage } from '../http.js';
 
 interface SimilarView {
   readonly items: readonly { readonly offer: OfferView; readonly score: number }[];
@@ -119,8 +120,8 @@ export const similarOffersOperation = keyedOperation({
     ctx.reply.type(JSON_TYPE);
     const { ranked, columns } = found;
     const offers = ranked.length === 0 ? [] : await rankedOffers(ctx, columns, ranked.map((r) => r.offer_id), fields, lang);
-    // With `lang` (E12), as GET offer: the tag when any offer's fields were translated, else the originals' language.
-    if (lang !== undefined) ctx.reply.header('content-language', contentLanguage(lang, offers.some((offer) => offer.language !== undefined)));
+    // With `lang` (E12), as GET offer.
+    sayLanguage(ctx, lang, offers);
     const byId = new Map(offers.map((offer) => [offer.offer_id, offer]));
     // An offer changed by an import between the two reads is left out rather than shown stale.
     const items = ranked.flatMap(({ offer_id, score }) => {
