@@ -60,7 +60,8 @@ class RequestLogger {
   private made: FastifyBaseLogger | undefined;
   constructor(
     readonly parent: FastifyBaseLogger,
-    private readonly bindings: Bindings,
+    /** What Fastify binds to the request's child: its id, under Fastify's request-id label. */
+    readonly bindings: Bindings,
     private readonly options: ChildLoggerOptions,
   ) {}
 
@@ -122,8 +123,8 @@ export function logRequest(request: FastifyRequest, reply: FastifyReply): void {
     durationMs: Math.round(reply.elapsedTime * 100) / 100,
     websiteId: request.caller?.websiteId ?? null,
   };
-  // Through the parent with reqId first: the same bytes the child would write, without making it.
-  if (log instanceof RequestLogger) log.parent.info({ reqId: request.id, ...line }, 'request');
+  // Through the parent with the child's bindings first: the same bytes the child would write, without making it.
+  if (log instanceof RequestLogger) log.parent.info({ ...log.bindings, ...line }, 'request');
   else log.info(line, 'request');
 }
 
