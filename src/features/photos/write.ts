@@ -9,6 +9,9 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { sourceIdOf } from './model.js';
 
+/** What retrying an unavailable source sets: due at once, no reason, no lease. */
+const PENDING_AGAIN = sql`status = 'pending', reason = null, next_attempt_at = now(), locked_until = null`;
+
 /** Queues these source URLs (duplicates and known ones cost nothing more). Returns how many became pending. */
 export async function enqueuePhotoSources(db: Kysely<Database>, urls: Iterable<string>): Promise<number> {
   const unique = [...new Set(urls)];
@@ -17,8 +20,7 @@ export async function enqueuePhotoSources(db: Kysely<Database>, urls: Iterable<s
   const result = await sql`
     insert into photo_sources (source_id, url)
     select * from unnest(${ids}::text[], ${unique}::text[])
-    on conflict (source_id) do update
-      set status = 'pending', reason = null, next_attempt_at = now(), locked_until = null
+    on conflict (source_id) do update set ${PENDING_AGAIN}
       where photo_sources.status = 'unavailable'`.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }
@@ -32,7 +34,7 @@ export async function retryUnavailableSources(db: Kysely<Database>, urls: Iterab
   const ids = [...new Set(urls)].map(sourceIdOf);
   if (ids.length === 0) return 0;
   const result = await sql`
-    update photo_sources set status = 'pending', reason = null, next_attempt_at = now(), locked_until = null
+    update photo_sources set ${PENDING_AGAIN}
     where status = 'unavailable' and source_id = any(${ids}::text[])`.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }
