@@ -167,8 +167,8 @@ export function offerRow(r: OfferInput): OfferRowDraft {
 }
 
 /**
- * A stored field as `offer_data->>'field'` reads it for a made slug ('' when absent). Should it
- * differ, the import's end finds the slug not made of the row and makes it again.
+ * A stored field as `offer_data->>'field'` reads it for a made slug ('' when absent): the text the
+ * insert makes a new offer's slug from is the one step 3 would make it from the row.
  */
 const textOf = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
 

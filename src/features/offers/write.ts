@@ -7,6 +7,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { WriteCounts } from '../../db/upsert.js';
 import type { SearchVector } from './query/search-text.js';
+import { madeSlug } from '../seo/index.js';
 
 export interface OfferRowDraft {
   offer_id: string;
@@ -121,7 +122,7 @@ async function upsertOfferRows(db: Kysely<Database>, drafts: readonly OfferRowDr
            v.data::jsonb, v.data, coalesce(v.created_at, now()), now(), v.search_vector, v.ancillary,
            v.translations, ecs_translation_vector(v.translations),
            case when v.slug_source is not null and not exists (select 1 from offers as o where o.offer_id = v.offer_id)
-             then coalesce(nullif(ecs_slug(v.slug_source), ''), 'offer') end
+             then ${madeSlug(sql`v.slug_source`, 'offer')} end
     from v
     on conflict (offer_id) do update set
       external_id = excluded.external_id, agent_id = excluded.agent_id, branch_id = excluded.branch_id,

@@ -64,6 +64,11 @@ const SOURCE_TEXT = {
   investment: sql`t.name`,
 } as const;
 
+/** The made slug of a text (step 3's rule): ecs_slug of it, the kind's name when nothing is left of it. */
+export function madeSlug(text: RawBuilder<unknown>, kind: SlugKind): RawBuilder<string> {
+  return sql<string>`coalesce(nullif(ecs_slug(${text}), ''), ${sql.lit(kind)})`;
+}
+
 /**
  * Called at the import's start: the given slugs of this import, and the new entities inserted with
  * a made slug (temporary tables, gone at commit).
@@ -167,7 +172,7 @@ function applyGivenSlugs(db: Kysely<Database>, kind: SlugKind): Promise<number> 
  */
 async function makeSlugsRound(db: Kysely<Database>, kind: SlugKind, organizationIds: readonly string[], suffix: number, lost: boolean): Promise<void> {
   const { table, id } = TABLE[kind];
-  const made = sql`coalesce(nullif(ecs_slug(${SOURCE_TEXT[kind]}), ''), ${kind})`;
+  const made = madeSlug(SOURCE_TEXT[kind], kind);
   const withSuffix = (base: RawBuilder<unknown>, entityId: RawBuilder<unknown>) =>
     suffix === 0 ? base : sql`${base} || '-' || left(replace(${entityId}::text, '-', ''), ${sql.lit(suffix)})`;
   await setSlugs(
@@ -210,7 +215,7 @@ function lostMadeSlugs(kind: SlugKind, candidate: RawBuilder<unknown>): RawBuild
  */
 async function settleMadeSlugs(db: Kysely<Database>, kind: SlugKind, organizationIds: readonly string[]): Promise<number> {
   const { table, id } = TABLE[kind];
-  const made = sql`coalesce(nullif(ecs_slug(${SOURCE_TEXT[kind]}), ''), ${kind})`;
+  const made = madeSlug(SOURCE_TEXT[kind], kind);
   const result = await sql<{ lost: number }>`
     with competing as (
       select m.organization_id, m.entity_id, m.slug as made, true as noted
