@@ -18,6 +18,15 @@ interface Piece {
   readonly bytes: Buffer;
   /** Each offer_data field's `"name":value` text (sparse-fields.ts), made on the first sparse request. */
   readonly texts?: readonly (string | undefined)[];
+  /** offer_data with its translation into a language (E12), by language tag, made on the first request for it. */
+  readonly translated?: ReadonlyMap<string, Buffer>;
+}
+
+/** The bytes a piece holds: the body, its field texts (about the body again, at two bytes a character at most) and its translations. */
+function pieceBytes(piece: Piece): number {
+  let bytes = piece.bytes.length * (piece.texts ? 3 : 1);
+  if (piece.translated) for (const body of piece.translated.values()) bytes += body.length;
+  return bytes;
 }
 
 export class OfferBodyCache {
@@ -26,8 +35,7 @@ export class OfferBodyCache {
   constructor(maxBytes: number) {
     this.lru = new LRUCache<string, Piece>({
       maxSize: Math.max(1, maxBytes),
-      // The field texts hold about the offer_data text again, at two bytes a character at most.
-      sizeCalculation: (piece, key) => piece.bytes.length * (piece.texts ? 3 : 1) + piece.token.length + key.length + 64,
+      sizeCalculation: (piece, key) => pieceBytes(piece) + piece.token.length + key.length + 64,
     });
   }
 
@@ -54,8 +62,23 @@ export class OfferBodyCache {
     const piece = this.lru.get(offerId);
     if (piece !== undefined && piece.token === token && piece.texts !== undefined) return piece.texts;
     const texts = fieldTextsOf(bytes.toString('utf8'));
-    if (piece !== undefined && piece.token === token) this.lru.set(offerId, { token, bytes: piece.bytes, texts });
+    if (piece !== undefined && piece.token === token) this.lru.set(offerId, { ...piece, texts });
     return texts;
+  }
+
+  /**
+   * An offer's offer_data translated into `lang` (E12), for the body read with this token: made by
+   * `make` once per stored version and language while the cache holds the body, since parsing and
+   * writing 6 KB of JSON again was most of what a translated list page cost.
+   */
+  translated(offerId: string, token: string, lang: string, make: () => Buffer): Buffer {
+    const piece = this.lru.get(offerId);
+    if (piece === undefined || piece.token !== token) return make();
+    const held = piece.translated?.get(lang);
+    if (held !== undefined) return held;
+    const bytes = make();
+    this.lru.set(offerId, { ...piece, translated: new Map(piece.translated).set(lang, bytes) });
+    return bytes;
   }
 
   clear(): void {

@@ -205,7 +205,7 @@ async function findOffer(
   const row = result.rows[0];
   if (!row) return undefined;
   const rows = await withBodies(db, organizationId, [row], bodies);
-  const [view] = await withRelated(db, visibility, rows, include, sparse(bodies, fields), lang);
+  const [view] = await withRelated(db, visibility, rows, include, sparse(bodies, fields), lang, bodies);
   return view;
 }
 
@@ -228,7 +228,7 @@ async function findOffers(
     where o.organization_id = ${organizationId} and o.is_active and o.offer_id = any(${[...offerIds]}::uuid[]) ${inScope}`.execute(db)
   ).rows;
   const withData = await withBodies(db, organizationId, rows, bodies);
-  return withRelated(db, visibility, withData, new Set(), sparse(bodies, fields), lang);
+  return withRelated(db, visibility, withData, new Set(), sparse(bodies, fields), lang, bodies);
 }
 
 /**
@@ -352,7 +352,7 @@ async function listOffers(
   }
   const items = await withBodies(db, organizationId, rows, bodies);
   return {
-    items: await withRelated(db, visibility, items, query.include, sparse(bodies, query.fields), query.lang),
+    items: await withRelated(db, visibility, items, query.include, sparse(bodies, query.fields), query.lang, bodies),
     page: query.page,
     size: query.size,
     total,
@@ -371,6 +371,8 @@ async function withRelated(
   include: ReadonlySet<OfferInclude>,
   cut: SparseCut | undefined,
   lang: string | undefined,
+  /** Where a translated offer_data is kept between requests (with `lang`). */
+  bodies?: OfferBodyCache,
 ): Promise<OfferView[]> {
   if (rows.length === 0) return [];
   const { organizationId } = visibility;
@@ -395,6 +397,7 @@ async function withRelated(
       },
       cut,
       lang,
+      bodies,
     ),
   );
 }
@@ -429,17 +432,29 @@ function sparse(bodies: OfferBodyCache | undefined, selection: FieldSelection | 
   };
 }
 
+/** A translated offer's offer_data (E12), kept by the body cache beside the stored body when it holds it. */
+function translatedBody(bodies: OfferBodyCache | undefined, row: OfferRowSlice, stored: Buffer, lang: string, translation: () => OfferTranslation): Buffer {
+  const make = () => translatedOfferData(stored, translation());
+  return bodies ? bodies.translated(row.offer_id, row.row_token, lang, make) : make();
+}
+
 function toOfferView(
   row: OfferRowSlice,
   related: { agent: Agent | null; branch: Branch | null; organization: Organization | null; investment: Investment | null },
   cut: SparseCut | undefined,
   lang: string | undefined,
+  bodies: OfferBodyCache | undefined,
 ): OfferView {
   const stored = asBuffer(row.offer_data_bytes!);
   // With `lang` (E12) and a translation into it, the translated fields replace the original ones.
-  const translation = lang !== undefined && row.translation ? (JSON.parse(row.translation) as OfferTranslation) : undefined;
+  const translated = lang !== undefined && !!row.translation && row.translation !== 'null';
+  const translation = () => JSON.parse(row.translation!) as OfferTranslation;
   // With sparse fields, the cut text stands for offer_data everywhere (JSON bytes, XML object).
-  const bytes = cut ? cut.bytesOf(row, stored, translation) : translation ? translatedOfferData(stored, translation) : stored;
+  const bytes = cut
+    ? cut.bytesOf(row, stored, translated ? translation() : undefined)
+    : translated
+      ? translatedBody(bodies, row, stored, lang, translation)
+      : stored;
   let text: string | undefined;
   let parsed: Record<string, unknown> | undefined;
   // Decoded only if a renderer asks for the text (XML); JSON copies the bytes.
@@ -459,7 +474,7 @@ function toOfferView(
     },
     offer_data_json_bytes: bytes,
     ...(cut ? { fields: cut.selection } : {}),
-    ...(translation ? { language: lang } : {}),
+    ...(translated ? { language: lang } : {}),
     version: row.version,
     ...related,
   };

@@ -165,6 +165,28 @@ for (const cache of ['on', 'off'] as const) {
         expect(enXml.body).toContain('Sunny flat');
       }
     });
+
+    it('serves a translation changed by a re-import at once: the translated body kept between requests belongs to the old version', async () => {
+      const { translated, ids } = pair();
+      await importAndSee(t, translated);
+      const url = `/api/v1/offers/${ids.offers[0]}?lang=en`;
+      const page = { ...LIST, lang: 'en' };
+      const titleOnPage = async () =>
+        ((await post(t, '/api/v1/offers', page, { key: KEY })).json().items as { offer_id: string; offer_data: { title: string } }[]).find(
+          (item) => item.offer_id === ids.offers[0],
+        )!.offer_data.title;
+      for (let round = 0; round < 2; round++) {
+        expect((await get(t, url, { key: KEY })).json().offer_data.title).toBe('Sunny flat with a balcony');
+        expect(await titleOnPage()).toBe('Sunny flat with a balcony');
+      }
+      const renamed = structuredClone(translated);
+      (renamed.offers![0]!.translations as Record<string, { title: string }>).en!.title = 'Sunny flat, new balcony';
+      await importAndSee(t, renamed);
+      expect((await get(t, url, { key: KEY })).json().offer_data.title).toBe('Sunny flat, new balcony');
+      expect(await titleOnPage()).toBe('Sunny flat, new balcony');
+      // The untranslated body is unchanged by it.
+      expect((await get(t, `/api/v1/offers/${ids.offers[0]}`, { key: KEY })).json().offer_data.title).toBe('Offer 0');
+    });
   });
 }
 
