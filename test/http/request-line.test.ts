@@ -30,7 +30,7 @@ function countSerializations(logger: pino.Logger): () => number {
   return () => calls;
 }
 
-const text = fc.string({ unit: 'binary', maxLength: 80 });
+const text = fc.string({ unit: 'binary', maxLength: 300 });
 const line: fc.Arbitrary<RequestLine> = fc.record({
   reqId: text,
   method: fc.constantFrom('GET', 'POST', 'HEAD', 'OPTIONS', 'DELETE'),
