@@ -223,16 +223,18 @@ export class OfferBatches {
     // offers created or changed: an unchanged offer's prices are its latest entry's (only the
     // import writes offers, and each write that changes prices appends an entry). Photo
     // sources are queued in the import's transaction (fetched once it commits): those of the
-    // offers created or changed (a known source costs an index lookup, an unavailable one is
-    // retried); of an unchanged offer, queued when it was written, only the unavailable ones are
-    // retried, if any source was unavailable when the import first met such an offer.
+    // offers whose URL lists are new to the store (a known source costs an index lookup, an
+    // unavailable one is retried); of any other offer, its sources queued when its lists were
+    // written, only the unavailable ones are retried, if any source was unavailable when the
+    // import first met such an offer.
     const writing =
       drafts.length > 0
         ? upsertOffers(ctx.db, drafts).then(async (counts) => {
             const changed = new Set(counts.written);
+            const newPhotoLists = new Set(counts.newPhotoLists);
             const queued: string[] = [];
             const known: string[] = [];
-            for (const { queued: q } of written) if (q.photos) (changed.has(q.record.offer_id) ? queued : known).push(...q.photos);
+            for (const { queued: q } of written) if (q.photos) (newPhotoLists.has(q.record.offer_id) ? queued : known).push(...q.photos);
             const [late] = await Promise.all([
               appendPriceHistory(ctx.db, written.flatMap(({ queued: q }) => (changed.has(q.record.offer_id) ? [q.prices!] : []))),
               noteMadeSlugs(

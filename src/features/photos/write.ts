@@ -1,9 +1,10 @@
 /**
- * Photo writes: the import queues the sources of the offers it creates or changes (in its
- * transaction, so only a committed import's photos are fetched), and a read that meets a source
- * never queued (an offer stored some other way) queues it too. A known source is left alone unless
- * it was `unavailable`: then it is pending again, so each import retries what failed, the sources
- * of the offers it leaves unchanged included.
+ * Photo writes: the import queues the sources of the offers whose photo URL lists it writes anew
+ * (new offers, offers made active, changed lists; in its transaction, so only a committed import's
+ * photos are fetched), and a read that meets a source never queued (an offer stored some other
+ * way) queues it too. A known source is left alone unless it was `unavailable`: then it is pending
+ * again, so each import retries what failed, the sources of the offers whose lists it leaves as
+ * they were (unchanged offers, price-only changes) included.
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';

@@ -1,8 +1,9 @@
 /**
  * What an import does to the photo sources of its offers (extension E11): the sources of an offer
- * it creates or changes are queued (a known one left alone, an unavailable one pending again); of
- * an offer it leaves unchanged, only the unavailable sources are set pending again, and when none
- * is unavailable, no source row is written at all (not even locked).
+ * whose URL lists it writes anew (created, made active, lists changed) are queued (a known one left
+ * alone, an unavailable one pending again); of any other offer (unchanged, or changed otherwise),
+ * only the unavailable sources are set pending again, and when none is unavailable, no source row
+ * is written at all (not even locked).
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -68,5 +69,32 @@ describe('an import queues photo sources', () => {
     // Neither a new row version (xmin) nor a lock (xmax) by the import's transaction.
     expect(after.rows).toEqual(before.rows);
     expect([...(await sources()).values()]).toEqual(Array(6).fill('ready'));
+  });
+
+  it('of an offer whose price alone changes, looks up no source; a changed URL list, or an offer made active, is queued', async () => {
+    const bundle = bundleWithPhotos();
+    const data = (n: number) => bundle.offers![n]!.offer_data as Record<string, unknown>;
+    bundle.offers![2]!.is_active = false;
+    await importObject(t.db, bundle);
+    // Offer 2 was inactive: its sources were not queued.
+    expect([...(await sources()).keys()].sort()).toEqual(['0-a.jpg', '0-b.jpg', '1-a.jpg', '1-b.jpg']);
+    await sql`update photo_sources set status = 'ready'`.execute(t.db);
+    const versions = () => sql<{ url: string; xmin: string; xmax: string }>`select url, xmin::text, xmax::text from photo_sources order by url`.execute(t.db);
+    const before = await versions();
+
+    // Offer 0: price only; offer 1: one more floor plan; offer 2: made active with the same photos.
+    data(0).price = Number(data(0).price) + 1000;
+    data(1).floor_plan_urls = ['https://example.com/1-plan.jpg'];
+    bundle.offers![2]!.is_active = true;
+    const report = await importObject(t.db, bundle);
+    expect(report.counts.offers).toMatchObject({ created: 0, changed: 3, unchanged: 0 });
+    const after = await sources();
+    expect(after.get('1-plan.jpg')).toBe('pending');
+    expect(after.get('2-a.jpg')).toBe('pending');
+    expect(after.get('2-b.jpg')).toBe('pending');
+    // The price-only change neither wrote nor locked any of its sources.
+    const offer0 = (await versions()).rows.filter((r) => r.url.includes('/0-'));
+    expect(offer0).toEqual(before.rows.filter((r) => r.url.includes('/0-')));
+    expect(after.get('0-a.jpg')).toBe('ready');
   });
 });
