@@ -8,6 +8,7 @@ import type { Database } from '../../db/database.js';
 import type { WriteCounts } from '../../db/upsert.js';
 import type { SearchVector } from './query/search-text.js';
 import { madeSlug } from '../seo/index.js';
+import { priceChangePct } from '../prices/index.js';
 
 export interface OfferRowDraft {
   offer_id: string;
@@ -65,8 +66,11 @@ export interface OfferWriteCounts extends WriteCounts {
   readonly madeSlugs: OfferMadeSlug[];
 }
 
+const storedPrice = sql`(offers.offer_data->>'price')::numeric`;
+const newPrice = sql`(excluded.offer_data->>'price')::numeric`;
+
 /** Whether an update changes the offer's price (both known). */
-const changedPrice = sql`(offers.offer_data->>'price')::numeric <> (excluded.offer_data->>'price')::numeric`;
+const changedPrice = sql`${storedPrice} <> ${newPrice}`;
 
 /**
  * The latest price change (extension E10), set with the row when its price changes, as the price
@@ -79,10 +83,7 @@ const PRICE_CHANGE = sql`
       price_changed_at = case when ${changedPrice}
         then coalesce((select p.prices_valid_from from v as p where p.offer_id = excluded.offer_id), now())
         else offers.price_changed_at end,
-      price_change_pct = case when ${changedPrice}
-        then round(((excluded.offer_data->>'price')::numeric - (offers.offer_data->>'price')::numeric) * 100
-                   / nullif((offers.offer_data->>'price')::numeric, 0), 2)
-        else offers.price_change_pct end,`;
+      price_change_pct = case when ${changedPrice} then ${priceChangePct(newPrice, storedPrice)} else offers.price_change_pct end,`;
 
 /**
  * Whether a written offer's photo and floor plan URL lists are new to the store (extension E11):

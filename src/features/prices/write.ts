@@ -6,9 +6,17 @@
  * upsert has already set the latest change from the stored price, which is the latest entry's
  * (src/features/offers/write.ts): the offer row is written here only where that was not so.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { PriceEntryDraft } from './model.js';
+
+/**
+ * A price change in percent, as the history and the offer row keep it: computed in numeric,
+ * rounded to 2 decimals (half away from zero), null when the previous price was 0.
+ */
+export function priceChangePct(price: RawBuilder<unknown>, previous: RawBuilder<unknown>): RawBuilder<number | null> {
+  return sql<number | null>`round((${price} - ${previous}) * 100 / nullif(${previous}, 0), 2)`;
+}
 
 /**
  * Appends the batch's changed prices; returns the ids of the offers whose prices changed with a
@@ -17,8 +25,7 @@ import type { PriceEntryDraft } from './model.js';
  *
  * An entry is valid from the record's prices_valid_from, else from now() (the start of the
  * import's transaction, the same instant for the whole import). An entry counts as a price change
- * when its price and the previous entry's are both known and differ; the percent is computed in
- * numeric and rounded to 2 decimals (half away from zero), null when the previous price was 0.
+ * when its price and the previous entry's are both known and differ; its percent is priceChangePct's.
  */
 export async function appendPriceHistory(db: Kysely<Database>, drafts: readonly PriceEntryDraft[]): Promise<string[]> {
   if (drafts.length === 0) return [];
@@ -46,7 +53,7 @@ export async function appendPriceHistory(db: Kysely<Database>, drafts: readonly 
     ),
     latest_change as (
       update offers as o set price_changed_at = a.starts, price_change_pct = a.pct
-      from (select a.*, round((a.price - a.last_price) * 100 / nullif(a.last_price, 0), 2) as pct from accepted as a) as a
+      from (select a.*, ${priceChangePct(sql`a.price`, sql`a.last_price`)} as pct from accepted as a) as a
       where o.offer_id = a.offer_id and o.organization_id = a.organization_id
         and a.last_no is not null and a.price is not null and a.last_price is not null and a.price <> a.last_price
         and (o.price_changed_at, o.price_change_pct) is distinct from (a.starts, a.pct)
