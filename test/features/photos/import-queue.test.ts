@@ -34,6 +34,11 @@ async function sources(): Promise<Map<string, string>> {
   return new Map(rows.rows.map((r) => [r.url.replace('https://example.com/', ''), r.status]));
 }
 
+/** Each source row's version (xmin) and lock (xmax): a row the import neither wrote nor locked keeps both. */
+async function rowVersions(): Promise<{ url: string; xmin: string; xmax: string }[]> {
+  return (await sql<{ url: string; xmin: string; xmax: string }>`select url, xmin::text, xmax::text from photo_sources order by url`.execute(t.db)).rows;
+}
+
 const setStatus = (name: string, status: string) =>
   sql`update photo_sources set status = ${status} where url = ${`https://example.com/${name}`}`.execute(t.db);
 
@@ -62,12 +67,11 @@ describe('an import queues photo sources', () => {
     const bundle = bundleWithPhotos();
     await importObject(t.db, bundle);
     await sql`update photo_sources set status = 'ready'`.execute(t.db);
-    const before = await sql<{ url: string; xmin: string; xmax: string }>`select url, xmin::text, xmax::text from photo_sources order by url`.execute(t.db);
+    const before = await rowVersions();
     const report = await importObject(t.db, bundle);
     expect(report.changed).toBe(false);
-    const after = await sql<{ url: string; xmin: string; xmax: string }>`select url, xmin::text, xmax::text from photo_sources order by url`.execute(t.db);
     // Neither a new row version (xmin) nor a lock (xmax) by the import's transaction.
-    expect(after.rows).toEqual(before.rows);
+    expect(await rowVersions()).toEqual(before);
     expect([...(await sources()).values()]).toEqual(Array(6).fill('ready'));
   });
 
@@ -79,8 +83,7 @@ describe('an import queues photo sources', () => {
     // Offer 2 was inactive: its sources were not queued.
     expect([...(await sources()).keys()].sort()).toEqual(['0-a.jpg', '0-b.jpg', '1-a.jpg', '1-b.jpg']);
     await sql`update photo_sources set status = 'ready'`.execute(t.db);
-    const versions = () => sql<{ url: string; xmin: string; xmax: string }>`select url, xmin::text, xmax::text from photo_sources order by url`.execute(t.db);
-    const before = await versions();
+    const before = await rowVersions();
 
     // Offer 0: price only; offer 1: one more floor plan; offer 2: made active with the same photos.
     data(0).price = Number(data(0).price) + 1000;
@@ -93,8 +96,8 @@ describe('an import queues photo sources', () => {
     expect(after.get('2-a.jpg')).toBe('pending');
     expect(after.get('2-b.jpg')).toBe('pending');
     // The price-only change neither wrote nor locked any of its sources.
-    const offer0 = (await versions()).rows.filter((r) => r.url.includes('/0-'));
-    expect(offer0).toEqual(before.rows.filter((r) => r.url.includes('/0-')));
+    const offer0 = (await rowVersions()).filter((r) => r.url.includes('/0-'));
+    expect(offer0).toEqual(before.filter((r) => r.url.includes('/0-')));
     expect(after.get('0-a.jpg')).toBe('ready');
   });
 });
