@@ -8,7 +8,8 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import type { DbHandle } from './db/connect.js';
-import { createAuthenticator } from './features/access/http.js';
+import { createAuthenticator, refuseAtOnce } from './features/access/http.js';
+import { createEarlyRefusal } from './http/early-refusal.js';
 import { guardProtocol, HTTP_SERVER_OPTIONS } from './http/plugins/protocol.js';
 import { registerCors } from './http/plugins/cors.js';
 import { clientError, frameworkError, handleErrors } from './http/plugins/error-answers.js';
@@ -37,6 +38,8 @@ export interface BuildAppOptions {
   metrics?: Metrics;
   /** What GET /metrics answers (the cluster's sum in a worker). Default: this app's registry. */
   metricsText?: MetricsText;
+  /** false: every request goes through Fastify (tests compare the two). Default: on. */
+  earlyRefusal?: boolean;
 }
 
 declare module 'fastify' {
@@ -53,6 +56,9 @@ declare module 'fastify' {
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const metrics = options.metrics ?? (config.metricsToken !== undefined || config.metricsPort !== undefined ? createMetrics() : undefined);
+  // The 401 of a missing or unknown key, answered before Fastify's request cycle when listening
+  // (inject() goes straight to Fastify): src/http/early-refusal.ts.
+  const early = createEarlyRefusal();
   const app = Fastify({
     logger: loggerOptions(config.logLevel, options.logger),
     // One line per request, written by logRequests(), with the caller's sane X-Request-Id.
@@ -74,6 +80,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // While closing, requests still in flight or arriving on open connections are answered
     // normally; Fastify's own 503 would not have the {"detail": ...} shape of the contract.
     return503OnClosing: false,
+    ...(options.earlyRefusal === false ? {} : { serverFactory: early.serverFactory }),
   });
   // Answers are built in table order by the mappers and renderers (or by an operation's own
   // serializers), so plain JSON.stringify writes the rest: no schema-driven reordering.
@@ -87,6 +94,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await services.start();
   app.addHook('onReady', async () => services.startSending());
   app.addHook('onClose', async () => services.stop());
+
+  app.addHook('onRoute', early.learnRoute);
+  app.addHook('onReady', async () => early.start({ refuse: (request) => refuseAtOnce(services.keys, request, metrics), metrics, log: app.log, cors: config.corsOrigins.length > 0 }));
 
   const validation = registerCompatValidation(app, SCHEMA_REGISTRY);
   logRequests(app);
@@ -113,6 +123,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   // The key check is an onRequest hook of the /api/v1 scope: it runs before the body is read.
   await app.register(async (api) => {
+    api.addHook('onRoute', early.learnKeyedRoute);
     api.addHook('onRequest', createAuthenticator(services.keys, services.keyUsage, metrics));
     // Counted per key after the key check, before the response cache: a cached answer still counts.
     await registerRateLimit(api, { limit: config.rateLimitPerMinute, redisUrl: config.redisUrl, redisPrefix: config.rateLimitRedisPrefix });

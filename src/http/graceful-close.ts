@@ -55,18 +55,22 @@ export function trackConnections(server: Server): GracefulClose {
     connections.set(socket, { pending: 0, bytesRead: socket.bytesRead, quietSince: performance.now() });
     socket.once('close', () => connections.delete(socket));
   });
+  // One listener function for every response, reading the response from `this`: no closure and
+  // no once() wrapper per request (the cheapest answers pay for every allocation).
+  function answered(this: ServerResponse): void {
+    unanswered.delete(this);
+    const connection = connections.get(this.req.socket as net.Socket);
+    if (connection) {
+      connection.pending--;
+      connection.quietSince = performance.now();
+    }
+  }
   // Prepended: before Fastify, whose answer may be synchronous (an undecodable URL, a cache hit).
   server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
     const connection = connections.get(request.socket as net.Socket);
     if (connection) connection.pending++;
     unanswered.add(response);
-    response.once('close', () => {
-      unanswered.delete(response);
-      if (connection) {
-        connection.pending--;
-        connection.quietSince = performance.now();
-      }
-    });
+    response.on('close', answered);
     if (closingSince !== undefined && !response.headersSent) response.setHeader('connection', 'close');
   });
 

@@ -107,6 +107,16 @@ describe('HTTP/1.1 edges on a real socket', () => {
     expectDetail(eager, 405, 'Method Not Allowed');
   });
 
+  it('a target that is no path (neither /…, * nor an absolute URL): 400 {"detail":"Bad Request"}, never the path without its first character', async () => {
+    for (const target of ['api/v1/organization', 'xhealth', '*health']) {
+      const answer = await only(port, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      expectDetail(answer, 400, 'Bad Request');
+    }
+    // An absolute URL names its path.
+    const absolute = await only(port, 'GET http://x/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    expect(absolute.status).toBe(200);
+  });
+
   it('a request with Upgrade is answered as usual with Connection: close, and nothing behind it is left waiting', async () => {
     const upgrade = 'GET /health HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n';
     // A malformed request right behind it used to get no answer until the keep-alive timeout (72 s).

@@ -3,6 +3,7 @@
  * or anything is validated, so an unauthenticated caller always gets a 401 and learns nothing
  * about ids or bodies (CONTRACT 2).
  */
+import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { ApiKeyRecord } from './read.js';
 import { hashKey, presentedKey } from './model.js';
@@ -13,6 +14,33 @@ import type { Metrics } from '../../metrics/metrics.js';
 export const KEY_REQUIRED = 'API key is required';
 export const KEY_INVALID = 'Invalid API key';
 export const KEY_NOT_ACTIVE = 'API key is not active';
+
+/**
+ * Where refuseAtOnce() leaves the hash of a key it let through, on the raw request, so that the
+ * key check does not hash the same key again.
+ */
+const PRESENTED_KEY_SHA256 = Symbol('presentedKeySha256');
+type HashedMessage = IncomingMessage & { [PRESENTED_KEY_SHA256]?: string };
+
+/**
+ * The key check's refusal when it is known without waiting: the 401's detail for a request with no
+ * key, or with a key that the cache knows, freshly, no website holds; undefined when the request
+ * must go on to the key check (a known key, or one that must be looked up). Used by the early
+ * refusal (src/http/early-refusal.ts) before Fastify's request cycle; the answers are the key
+ * check's own, counted the same way.
+ */
+export function refuseAtOnce(keys: ApiKeyCache, raw: IncomingMessage, metrics?: Metrics): string | undefined {
+  const key = presentedKey(raw.headers.authorization);
+  if (key === undefined) return KEY_REQUIRED;
+  const hash = hashKey(key);
+  const fresh = keys.peek(hash);
+  if (fresh !== undefined && fresh.record === undefined) {
+    metrics?.keyCacheLookups.inc({ result: 'hit' });
+    return KEY_INVALID;
+  }
+  (raw as HashedMessage)[PRESENTED_KEY_SHA256] = hash;
+  return undefined;
+}
 
 export function createAuthenticator(keys: ApiKeyCache, usage: KeyUsageRecorder, metrics?: Metrics, now: () => number = Date.now) {
   /** Lets the request through (true) or answers 401 (false). */
@@ -45,7 +73,7 @@ export function createAuthenticator(keys: ApiKeyCache, usage: KeyUsageRecorder, 
       reply.code(401).send({ detail: KEY_REQUIRED });
       return;
     }
-    const hash = hashKey(key);
+    const hash = (request.raw as HashedMessage)[PRESENTED_KEY_SHA256] ?? hashKey(key);
     const fresh = keys.peek(hash);
     if (fresh) {
       metrics?.keyCacheLookups.inc({ result: 'hit' });

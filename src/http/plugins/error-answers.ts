@@ -89,11 +89,21 @@ export function handleErrors(app: FastifyInstance, validation: Pick<CompatValida
   });
 }
 
-/** Fastify's router errors (an undecodable URL) never reach the error handler; this answers them. */
+/**
+ * Fastify's router errors (an undecodable URL, or a target that is no path: the router refuses
+ * anything but `/…`, `*` and an absolute URL) never reach the error handler; this answers them.
+ */
 export function frameworkError(_error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   // This reply skips the onSend hooks, so the security header and the request id are set here.
   reply.header('x-content-type-options', 'nosniff');
   echoRequestId(request, reply);
+  // CONNECT is a 405 wherever it points, as in the not-found handler; its usual target
+  // (host:port) is no path of ours, so no method is allowed there.
+  if (request.method === 'CONNECT') {
+    reply.header('allow', '');
+    void sendError(reply, 405, 'Method Not Allowed');
+    return;
+  }
   void sendError(reply, 400, 'Bad Request');
 }
 

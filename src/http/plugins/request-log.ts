@@ -115,20 +115,39 @@ const ABOVE_INFO = new Set(['warn', 'error', 'fatal', 'silent']);
 /** The request's one log line; also called for the answers that skip the onResponse hooks. */
 export function logRequest(request: FastifyRequest, reply: FastifyReply): void {
   const log = request.log;
-  if (ABOVE_INFO.has(log.level)) return;
-  const masked = maskKeys(request.url);
-  const method = request.method;
+  if (!writesRequestLines(log)) return;
   const route = routeOf(request);
-  const url = masked.length > MAX_LOGGED_URL ? `${masked.slice(0, MAX_LOGGED_URL)}...` : masked;
-  const status = reply.statusCode;
-  const durationMs = Math.round(reply.elapsedTime * 100) / 100;
   const websiteId = request.caller?.websiteId ?? null;
   // Through the parent with the child's binding first (reqId, Fastify's default label, which the
-  // app keeps): the same bytes the child would write, without making it. A literal, not a spread
-  // of the bindings: V8 made a new hidden class for each spread object, which cost more than the
-  // rest of the line (docs/performance.md, the key check).
-  if (log instanceof RequestLogger) writeRequestLine(log.parent, { reqId: request.id, method, route, url, status, durationMs, websiteId });
-  else log.info({ method, route, url, status, durationMs, websiteId }, 'request');
+  // app keeps): the same bytes the child would write, without making it.
+  if (log instanceof RequestLogger) logAnswer(log.parent, request.id, request.method, route, request.url, reply.statusCode, reply.elapsedTime, websiteId);
+  else log.info({ method: request.method, route, url: loggedUrl(request.url), status: reply.statusCode, durationMs: roundedMs(reply.elapsedTime), websiteId }, 'request');
+}
+
+/** Whether a logger at this level writes the request line. */
+export function writesRequestLines(logger: { level: string }): boolean {
+  return !ABOVE_INFO.has(logger.level);
+}
+
+/**
+ * The request line of an answer, from plain values: logRequest()'s, and the early 401's
+ * (src/http/early-refusal.ts), which has no Fastify request. `logger` is the app's logger; the
+ * caller has checked writesRequestLines().
+ */
+export function logAnswer(logger: FastifyBaseLogger, reqId: string, method: string, route: string, rawUrl: string, status: number, elapsedMs: number, websiteId: string | null): void {
+  // A literal, not a spread of the bindings: V8 made a new hidden class for each spread object,
+  // which cost more than the rest of the line (docs/performance.md, the key check).
+  writeRequestLine(logger, { reqId, method, route, url: loggedUrl(rawUrl), status, durationMs: roundedMs(elapsedMs), websiteId });
+}
+
+/** The URL as logged: any key masked, cut at MAX_LOGGED_URL. */
+function loggedUrl(rawUrl: string): string {
+  const masked = maskKeys(rawUrl);
+  return masked.length > MAX_LOGGED_URL ? `${masked.slice(0, MAX_LOGGED_URL)}...` : masked;
+}
+
+function roundedMs(ms: number): number {
+  return Math.round(ms * 100) / 100;
 }
 
 /**

@@ -13,9 +13,14 @@ import { routeOf } from './request-log.js';
 
 /** Counts and times one answer; also called for the answers that skip the onResponse hooks. */
 export function countRequest(metrics: Metrics, request: FastifyRequest, reply: FastifyReply): void {
-  const labels = { route: routeOf(request), method: request.method, status: reply.statusCode };
+  countAnswer(metrics, routeOf(request), request.method, reply.statusCode, reply.elapsedTime);
+}
+
+/** Counts and times one answer from plain values (also the early 401's, src/http/early-refusal.ts). */
+export function countAnswer(metrics: Metrics, route: string, method: string, status: number, elapsedMs: number): void {
+  const labels = { route, method, status };
   metrics.httpRequests.inc(labels);
-  metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
+  metrics.httpDuration.observe(labels, elapsedMs / 1000);
 }
 
 export function registerMetrics(app: FastifyInstance, options: { metrics: Metrics; token: string | undefined; read: MetricsText }): void {
