@@ -8,7 +8,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import type { DbHandle } from './db/connect.js';
-import { createAuthenticator, refuseAtOnce } from './features/access/http.js';
+import { countRefusal, createAuthenticator, refuseAtOnce } from './features/access/http.js';
 import { createEarlyRefusal } from './http/early-refusal.js';
 import { guardProtocol, HTTP_SERVER_OPTIONS } from './http/plugins/protocol.js';
 import { registerCors } from './http/plugins/cors.js';
@@ -96,7 +96,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', async () => services.stop());
 
   app.addHook('onRoute', early.learnRoute);
-  app.addHook('onReady', async () => early.start({ refuse: (request) => refuseAtOnce(services.keys, request, metrics), metrics, log: app.log, cors: config.corsOrigins.length > 0 }));
+  app.addHook('onReady', async () => early.start({ refuse: (request) => refuseAtOnce(services.keys, request), refused: (detail) => countRefusal(detail, metrics), metrics, log: app.log, cors: config.corsOrigins.length > 0 }));
 
   const validation = registerCompatValidation(app, SCHEMA_REGISTRY);
   logRequests(app);

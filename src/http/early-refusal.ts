@@ -46,6 +46,8 @@ export interface EarlyRefusalContext {
    * refuseAtOnce() of the access wing, given by the app.
    */
   refuse: (request: IncomingMessage) => string | undefined;
+  /** Called for each refusal answered here (the access wing's countRefusal(), given by the app). */
+  refused: (detail: string) => void;
   metrics: Metrics | undefined;
   /** The app's logger. */
   log: FastifyBaseLogger;
@@ -112,7 +114,7 @@ export function createEarlyRefusal(): EarlyRefusal {
       // Every route, keyed or not: a path must find the same route here as in Fastify's router.
       router.on(method as FindMyWay.HTTPMethod, url, () => undefined, { url, keyed: keyed.has(`${method} ${url}`) } satisfies KnownRoute);
     }
-    const { refuse, metrics, log, cors } = context;
+    const { refuse, refused, metrics, log, cors } = context;
     const lines = writesRequestLines(log);
     // The bodies, as Fastify's reply serializes them (JSON.stringify), by detail.
     const bodies = new Map<string, string>();
@@ -133,12 +135,14 @@ export function createEarlyRefusal(): EarlyRefusal {
       ) {
         return false;
       }
-      const found = router.find(method as FindMyWay.HTTPMethod, request.url!);
-      const route = found?.store as KnownRoute | undefined;
-      if (route === undefined || !route.keyed) return false;
       const started = performance.now();
+      // The key first: a request with a valid key (nearly all) goes on without a route look-up,
+      // and its key's hash is left for the key check.
       const detail = refuse(request);
       if (detail === undefined) return false;
+      const route = router.find(method as FindMyWay.HTTPMethod, request.url!)?.store as KnownRoute | undefined;
+      if (route === undefined || !route.keyed) return false;
+      refused(detail);
 
       const requestId = requestIdOf(request);
       let body = bodies.get(detail);

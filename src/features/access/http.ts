@@ -26,20 +26,22 @@ type HashedMessage = IncomingMessage & { [PRESENTED_KEY_SHA256]?: string };
  * The key check's refusal when it is known without waiting: the 401's detail for a request with no
  * key, or with a key that the cache knows, freshly, no website holds; undefined when the request
  * must go on to the key check (a known key, or one that must be looked up). Used by the early
- * refusal (src/http/early-refusal.ts) before Fastify's request cycle; the answers are the key
- * check's own, counted the same way.
+ * refusal (src/http/early-refusal.ts) before Fastify's request cycle, which then calls
+ * countRefusal() for the answers it gives: the key check's own answers, counted the same way.
  */
-export function refuseAtOnce(keys: ApiKeyCache, raw: IncomingMessage, metrics?: Metrics): string | undefined {
+export function refuseAtOnce(keys: ApiKeyCache, raw: IncomingMessage): string | undefined {
   const key = presentedKey(raw.headers.authorization);
   if (key === undefined) return KEY_REQUIRED;
   const hash = hashKey(key);
   const fresh = keys.peek(hash);
-  if (fresh !== undefined && fresh.record === undefined) {
-    metrics?.keyCacheLookups.inc({ result: 'hit' });
-    return KEY_INVALID;
-  }
+  if (fresh !== undefined && fresh.record === undefined) return KEY_INVALID;
   (raw as HashedMessage)[PRESENTED_KEY_SHA256] = hash;
   return undefined;
+}
+
+/** Counts a refusal given by refuseAtOnce() as the key check counts its own. */
+export function countRefusal(detail: string, metrics: Metrics | undefined): void {
+  if (detail === KEY_INVALID) metrics?.keyCacheLookups.inc({ result: 'hit' });
 }
 
 export function createAuthenticator(keys: ApiKeyCache, usage: KeyUsageRecorder, metrics?: Metrics, now: () => number = Date.now) {
