@@ -36,7 +36,6 @@ import { JSON_TYPE } from './content-types.js';
 import { logAnswer, requestIdOf, writesRequestLines } from './plugins/request-log.js';
 import { countAnswer } from './plugins/request-metrics.js';
 
-
 /** Methods of keyed routes that may be answered here (HEAD is GET's). */
 const METHODS = new Set(['GET', 'HEAD', 'POST']);
 
