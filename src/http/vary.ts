@@ -13,12 +13,22 @@ export function addVary(reply: FastifyReply, ...values: string[]): void {
     reply.header('vary', values.join(', '));
     return;
   }
-  const list = typeof current === 'string' ? current.split(',').map((v) => v.trim()).filter(Boolean) : [];
-  if (list.includes('*')) return;
-  const named = new Set(list.map((v) => v.toLowerCase()));
+  // One pass over the current value, no intermediate arrays or set: lists here are a few names.
+  const list: string[] = [];
+  const named: string[] = [];
+  if (typeof current === 'string') {
+    for (const part of current.split(',')) {
+      const name = part.trim();
+      if (name === '') continue;
+      if (name === '*') return;
+      list.push(name);
+      named.push(name.toLowerCase());
+    }
+  }
   for (const value of values) {
-    if (named.has(value.toLowerCase())) continue;
-    named.add(value.toLowerCase());
+    const lower = value.toLowerCase();
+    if (named.includes(lower)) continue;
+    named.push(lower);
     list.push(value);
   }
   reply.header('vary', list.join(', '));
