@@ -19,7 +19,7 @@ import { SearchVocabulary } from './search-vocabulary.js';
 import { addSearchLexemes, upsertOffers, type OfferRowDraft } from '../features/offers/index.js';
 import { anyUnavailableSources, enqueuePhotoSources, photoUrlsOf, retryUnavailableSources } from '../features/photos/index.js';
 import { appendPriceHistory, type PriceEntryDraft } from '../features/prices/index.js';
-import { noteGivenSlugs, noteMadeSlugs } from '../features/seo/index.js';
+import { madeOfferSlug, noteGivenSlugs, noteMadeSlugs } from '../features/seo/index.js';
 
 /**
  * A batch is sent when it holds this many offers (batchSize) or this much offer_data text, whichever
@@ -115,6 +115,8 @@ export class OfferBatches {
     // Normalized now, while the database works on the previous batch; useless once there is a
     // problem, since nothing more will be written.
     const draft = this.ctx.writing ? offerRow(record) : undefined;
+    // A new offer's made slug, made here when the text allows (else by the insert).
+    if (draft && draft.slug_source !== null && this.ctx.madeSlugsHere) draft.made_slug = madeOfferSlug(draft.slug_source) ?? null;
     const prices = this.ctx.writing ? offerPriceEntry(record) : undefined;
     const links: OfferLinks = {
       offer_id: record.offer_id,

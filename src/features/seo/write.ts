@@ -26,6 +26,7 @@
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { CHECKED, slugText } from './made-slug.js';
 import { normalizeWebsiteUrls, SLUG_KINDS, SUFFIX_LENGTHS, urlTemplateProblem, type SlugKind, type WebsiteUrls } from './model.js';
 
 /** A slug a record gives, and where the record is (for its problem). */
@@ -67,6 +68,17 @@ const SOURCE_TEXT = {
 /** The made slug of a text (step 3's rule): ecs_slug of it, the kind's name when nothing is left of it. */
 export function madeSlug(text: RawBuilder<unknown>, kind: SlugKind): RawBuilder<string> {
   return sql<string>`coalesce(nullif(ecs_slug(${text}), ''), ${sql.lit(kind)})`;
+}
+
+/**
+ * Whether this database's ecs_slug gives the twin's slug for every character the twin checks (each
+ * alone, and all of them in one text): when not (a locale that lowers them otherwise), the import
+ * leaves every made slug to the database.
+ */
+export async function madeSlugsAgree(db: Kysely<Database>): Promise<boolean> {
+  const texts = [...CHECKED, CHECKED.join(''), CHECKED.join(' ')];
+  const { rows } = await sql<{ s: string }>`select ecs_slug(x) as s from unnest(${texts}::text[]) with ordinality as t(x, n) order by n`.execute(db);
+  return rows.length === texts.length && rows.every((r, i) => r.s === slugText(texts[i]!));
 }
 
 /**
