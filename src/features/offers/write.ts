@@ -47,17 +47,25 @@ export interface OfferRowDraft {
    */
   made_slug: string | null;
   /**
+   * The slug the insert writes instead of made_slug, or null: made_slug's first suffixed form, when
+   * another new offer of this import with a lower id made the same slug (it loses the made slug at
+   * the import's end, and the first of its later rounds gives it this one: its row is then not
+   * written again). The offer is still noted with made_slug.
+   */
+  made_slug_written: string | null;
+  /**
    * When the record's prices started to hold (extension E10: its prices_valid_from, stored form),
    * or null: the time of the import. A changed price sets the row's latest price change with it.
    */
   prices_valid_from: string | null;
 }
 
-/** A new offer inserted with a made slug, and that slug. */
+/** A new offer inserted with a made slug: that made slug, and the slug its row holds. */
 export interface OfferMadeSlug {
   readonly offer_id: string;
   readonly organization_id: string;
   readonly slug: string;
+  readonly written: string;
 }
 
 /**
@@ -131,7 +139,7 @@ async function upsertOfferRows(db: Kysely<Database>, drafts: readonly OfferRowDr
       sql`(${d.offer_id}::uuid, ${d.organization_id}::uuid, ${d.external_id}::text, ${d.agent_id}::uuid, ${d.branch_id}::uuid,
         ${d.investment_id}::uuid, ${d.is_active}::boolean, ${d.offer_data_json}::text, ${d.created_at ?? null}::timestamptz,
         ${d.search_vector}::tsvector, ${d.ancillary_json}::jsonb, ${d.translations_json}::jsonb,
-        ${d.made_slug === null ? d.slug_source : null}::text, ${d.made_slug}::text, ${d.prices_valid_from}::timestamptz)`,
+        ${d.made_slug === null ? d.slug_source : null}::text, ${d.made_slug_written ?? d.made_slug}::text, ${d.prices_valid_from}::timestamptz)`,
   );
   const compared = givenCreatedAt ? [...OFFER_COMPARED, 'created_at'] : [...OFFER_COMPARED];
   // The made slug is written only by the insert (the update leaves a stored slug alone), as the
@@ -170,11 +178,16 @@ async function upsertOfferRows(db: Kysely<Database>, drafts: readonly OfferRowDr
   const written: string[] = [];
   const newPhotoLists: string[] = [];
   const madeSlugs: OfferMadeSlug[] = [];
+  const madeHere = new Map<string, string>();
+  for (const d of drafts) if (d.made_slug !== null) madeHere.set(d.offer_id, d.made_slug);
   for (const row of result.rows) {
     written.push(row.offer_id);
     if (row.new_photo_lists) newPhotoLists.push(row.offer_id);
     if (row.created) created += 1;
-    if (row.made_slug !== null) madeSlugs.push({ offer_id: row.offer_id, organization_id: row.organization_id, slug: row.made_slug });
+    if (row.made_slug !== null) {
+      const slug = madeHere.get(row.offer_id) ?? row.made_slug;
+      madeSlugs.push({ offer_id: row.offer_id, organization_id: row.organization_id, slug, written: row.made_slug });
+    }
   }
   return { created, changed: result.rows.length - created, written, newPhotoLists, madeSlugs };
 }

@@ -15,6 +15,7 @@
  */
 import { FOLD_FROM, FOLD_TO } from '../../db/routines/search-folding.js';
 import { SLUG_MAX_LENGTH } from '../../db/routines/slug.js';
+import { SUFFIX_LENGTHS } from './model.js';
 
 /** The characters the database's lower() may treat its own way: checked once per import. */
 export const CHECKED = [...new Set([...Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i)), ...FOLD_FROM])];
@@ -78,4 +79,13 @@ export function slugText(text: string): string | undefined {
 export function madeOfferSlug(text: string): string | undefined {
   const s = slugText(text);
   return s === undefined ? undefined : s || 'offer';
+}
+
+/**
+ * A made slug with the first suffix of step 3's later rounds (SUFFIX_LENGTHS[1] hex digits of the
+ * id), as write.ts's rounds make it: what an offer that loses its made slug to a lower id gets,
+ * unless that too is taken.
+ */
+export function suffixedMadeSlug(made: string, id: string): string {
+  return `${made}-${id.replace(/-/g, '').toLowerCase().slice(0, SUFFIX_LENGTHS[1])}`;
 }
