@@ -53,22 +53,29 @@ function sureUnits(): Uint8Array {
   return table;
 }
 
+/** Scratch for slugs, grown to the longest text seen. */
+let scratch = Buffer.alloc(512);
+
 /** ecs_slug of a text, or undefined when the text has a letter the twin leaves to the database. */
 export function slugText(text: string): string | undefined {
   const units = sureUnits();
   for (let i = 0; i < text.length; i++) if (units[text.charCodeAt(i)] === 0) return undefined;
   // lower, translate, every run of other characters one '-', none at either end: the folded words joined.
-  let s = '';
+  // Written into a buffer and read as one flat string: a string grown a character at a time is a
+  // chain of thousands of bytes per slug, and the import keeps its slugs until the end.
+  if (scratch.length < text.length * 2) scratch = Buffer.alloc(Math.max(text.length * 2, scratch.length * 2));
+  let n = 0;
   let dash = false;
   for (let i = 0; i < text.length; i++) {
     const code = FOLDED[text.charCodeAt(i)]!;
-    if (code === 0) dash = s !== '';
+    if (code === 0) dash = n > 0;
     else {
-      if (dash) s += '-';
-      s += String.fromCharCode(code);
+      if (dash) scratch[n++] = 0x2d;
+      scratch[n++] = code;
       dash = false;
     }
   }
+  const s = scratch.toString('latin1', 0, n);
   if (s.length <= SLUG_MAX_LENGTH) return s;
   const head = s.slice(0, SLUG_MAX_LENGTH + 1);
   if (!head.includes('-')) return s.slice(0, SLUG_MAX_LENGTH);
