@@ -12,6 +12,11 @@ export class ImportContext {
   readonly organizationsNamed = new Set<string>();
   /** Websites that existed and whose scope the import changed (the report lists them). */
   readonly scopeChanges: ScopeChange[] = [];
+  /**
+   * New offers' made slugs are made here (seo's madeOfferSlug) and sent with the rows: this
+   * database's ecs_slug agrees with the twin (checked at the import's start).
+   */
+  madeSlugsHere = false;
 
   constructor(
     /** The import's transaction. */

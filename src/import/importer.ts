@@ -38,7 +38,7 @@ import type { ImportReport } from './report.js';
 import type { OfferInput, RecordInputs } from './schemas.js';
 import { validateRecord } from './validate.js';
 import { tryImportLock } from '../features/content-version/index.js';
-import { assignSlugs, createImportSlugTables } from '../features/seo/index.js';
+import { assignSlugs, createImportSlugTables, madeSlugsAgree } from '../features/seo/index.js';
 
 export interface ImportProgress {
   phase: 'reading' | 'rereading';
@@ -153,6 +153,7 @@ export async function importBundle(db: Kysely<Database>, source: RecordSource, o
 
     // 2, 3. read
     const ctx = new ImportContext(trx, batchSize, options.prune === true);
+    ctx.madeSlugsHere = await madeSlugsAgree(trx);
     const records = await readBundle(ctx, source, options);
     // Slugs are settled once every record is written: a given slug is judged against all of them.
     // A slug that changed alone counts as a change of its offer or investment (feed, webhooks).

@@ -19,7 +19,7 @@ import { SearchVocabulary } from './search-vocabulary.js';
 import { addSearchLexemes, upsertOffers, type OfferRowDraft } from '../features/offers/index.js';
 import { anyUnavailableSources, enqueuePhotoSources, photoUrlsOf, retryUnavailableSources } from '../features/photos/index.js';
 import { appendPriceHistory, type PriceEntryDraft } from '../features/prices/index.js';
-import { noteGivenSlugs, noteMadeSlugs } from '../features/seo/index.js';
+import { madeOfferSlug, noteGivenSlugs, noteMadeSlugs, suffixedMadeSlug } from '../features/seo/index.js';
 
 /**
  * A batch is sent when it holds this many offers (batchSize) or this much offer_data text, whichever
@@ -89,6 +89,12 @@ export class OfferBatches {
   private unavailablePhotos: Promise<boolean> | undefined;
   /** Words of the written offers already added to the search vocabulary. */
   private readonly vocabulary = new SearchVocabulary();
+  /**
+   * The lowest id of the new offers written with each made slug, per organization (`org slug`),
+   * as their batches came back: a later new offer with a higher id that makes the same slug loses
+   * it at the import's end, so it is inserted with the slug it will get instead.
+   */
+  private readonly madeBy = new Map<string, string>();
   /** Record numbers of offers that came before an entity they link to (read again in pass 2), in file order. */
   readonly deferred: number[] = [];
 
@@ -115,6 +121,8 @@ export class OfferBatches {
     // Normalized now, while the database works on the previous batch; useless once there is a
     // problem, since nothing more will be written.
     const draft = this.ctx.writing ? offerRow(record) : undefined;
+    // A new offer's made slug, made here when the text allows (else by the insert).
+    if (draft && draft.slug_source !== null && this.ctx.madeSlugsHere) draft.made_slug = madeOfferSlug(draft.slug_source) ?? null;
     const prices = this.ctx.writing ? offerPriceEntry(record) : undefined;
     const links: OfferLinks = {
       offer_id: record.offer_id,
@@ -218,6 +226,11 @@ export class OfferBatches {
     const { ctx } = this;
     const written = ctx.writing ? checked.filter((c) => c.write) : [];
     const drafts = written.map((c) => c.queued.draft!);
+    for (const d of drafts) {
+      if (d.made_slug === null) continue;
+      const first = this.madeBy.get(`${d.organization_id} ${d.made_slug}`);
+      if (first !== undefined && first < d.offer_id) d.made_slug_written = suffixedMadeSlug(d.made_slug, d.offer_id);
+    }
     ctx.counts.accept('offers', drafts.length);
     // The price history is appended right behind the rows (it reads and updates them), for the
     // offers created or changed: an unchanged offer's prices are its latest entry's (only the
@@ -230,6 +243,11 @@ export class OfferBatches {
     const writing =
       drafts.length > 0
         ? upsertOffers(ctx.db, drafts).then(async (counts) => {
+            for (const m of counts.madeSlugs) {
+              const key = `${m.organization_id} ${m.slug}`;
+              const first = this.madeBy.get(key);
+              if (first === undefined || m.offer_id < first) this.madeBy.set(key, m.offer_id);
+            }
             const changed = new Set(counts.written);
             const newPhotoLists = new Set(counts.newPhotoLists);
             const queued: string[] = [];
@@ -240,7 +258,7 @@ export class OfferBatches {
               noteMadeSlugs(
                 ctx.db,
                 'offer',
-                counts.madeSlugs.map((m) => ({ entityId: m.offer_id, organizationId: m.organization_id, slug: m.slug })),
+                counts.madeSlugs.map((m) => ({ entityId: m.offer_id, organizationId: m.organization_id, slug: m.slug, written: m.written })),
               ),
               queued.length > 0 ? enqueuePhotoSources(ctx.db, queued) : undefined,
               known.length > 0 ? this.retryUnavailable(known) : undefined,

@@ -162,6 +162,8 @@ export function offerRow(r: OfferInput): OfferRowDraft {
     ancillary_json: r.ancillary && r.ancillary.length > 0 ? ancillaryJson(r.ancillary) : null,
     translations_json: normalizeOfferTranslations(r.translations, htmlToCleanText),
     slug_source: r.slug === undefined ? `${textOf(stored['title'])} ${textOf(stored['address_city'])}` : null,
+    made_slug: null,
+    made_slug_written: null,
     prices_valid_from: pricesValidFrom(r),
   };
 }

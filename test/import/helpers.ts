@@ -117,18 +117,18 @@ export function importObject(db: Kysely<Database>, bundle: Bundle, options: Impo
 }
 
 /** Imports into a test app's database, then the app sees the new content version at once (as a notification would tell it). */
-export async function importAndSee(t: TestApp, bundle: Bundle): Promise<ImportReport> {
+export async function importAndSee(t: TestApp, bundle: Bundle, options: ImportOptions = {}): Promise<ImportReport> {
   try {
-    return await importObject(t.db.db, bundle);
+    return await importObject(t.db.db, bundle, options);
   } finally {
     await t.app.contentVersion.refresh();
   }
 }
 
 /** importAndSee(), telling whether the import was rejected (any other error is thrown). */
-export async function importRejected(t: TestApp, bundle: Bundle): Promise<boolean> {
+export async function importRejected(t: TestApp, bundle: Bundle, options: ImportOptions = {}): Promise<boolean> {
   try {
-    await importAndSee(t, bundle);
+    await importAndSee(t, bundle, options);
     return false;
   } catch (error) {
     if (!(error instanceof ImportRejectedError)) throw error;

@@ -42,17 +42,30 @@ export interface OfferRowDraft {
    */
   slug_source: string | null;
   /**
+   * The made slug of slug_source, made by the import (seo's made-slug.ts, the twin of ecs_slug), or
+   * null: the insert makes it from slug_source. Written only by the insert, as the made one.
+   */
+  made_slug: string | null;
+  /**
+   * The slug the insert writes instead of made_slug, or null: made_slug's first suffixed form, when
+   * another new offer of this import with a lower id made the same slug (it loses the made slug at
+   * the import's end, and the first of its later rounds gives it this one: its row is then not
+   * written again). The offer is still noted with made_slug.
+   */
+  made_slug_written: string | null;
+  /**
    * When the record's prices started to hold (extension E10: its prices_valid_from, stored form),
    * or null: the time of the import. A changed price sets the row's latest price change with it.
    */
   prices_valid_from: string | null;
 }
 
-/** A new offer inserted with a made slug, and that slug. */
+/** A new offer inserted with a made slug: that made slug, and the slug its row holds. */
 export interface OfferMadeSlug {
   readonly offer_id: string;
   readonly organization_id: string;
   readonly slug: string;
+  readonly written: string;
 }
 
 /**
@@ -125,26 +138,28 @@ async function upsertOfferRows(db: Kysely<Database>, drafts: readonly OfferRowDr
       // Typed parameters: both drivers then send each value as its column's type.
       sql`(${d.offer_id}::uuid, ${d.organization_id}::uuid, ${d.external_id}::text, ${d.agent_id}::uuid, ${d.branch_id}::uuid,
         ${d.investment_id}::uuid, ${d.is_active}::boolean, ${d.offer_data_json}::text, ${d.created_at ?? null}::timestamptz,
-        ${d.search_vector}::tsvector, ${d.ancillary_json}::jsonb, ${d.translations_json}::jsonb, ${d.slug_source}::text,
-        ${d.prices_valid_from}::timestamptz)`,
+        ${d.search_vector}::tsvector, ${d.ancillary_json}::jsonb, ${d.translations_json}::jsonb,
+        ${d.made_slug === null ? d.slug_source : null}::text, ${d.made_slug_written ?? d.made_slug}::text, ${d.prices_valid_from}::timestamptz)`,
   );
   const compared = givenCreatedAt ? [...OFFER_COMPARED, 'created_at'] : [...OFFER_COMPARED];
   // The made slug is written only by the insert (the update leaves a stored slug alone), as the
-  // import's end would make it: ecs_slug of the text, 'offer' when nothing is left of it. It is
-  // made only for an id not stored yet: ecs_slug costs more than the lookup (a re-import of
-  // 20,000 offers spent about a second on slugs it threw away). ecs_translation_vector (SQL, not
+  // import's end would make it: ecs_slug of the text, 'offer' when nothing is left of it. The
+  // import makes it (made_slug) unless the text has a letter only the database can lower; then
+  // the insert makes it, only for an id not stored yet: ecs_slug costs more than the lookup (a
+  // re-import of 20,000 offers spent about a second on slugs it threw away). ecs_translation_vector (SQL, not
   // inlined) is called only with translations: its executor costs about 5 µs even for null,
   // 0.1 s per 20,000 offers.
   const result = await sql<{ offer_id: string; organization_id: string; created: boolean; made_slug: string | null; new_photo_lists: boolean }>`
     with v (offer_id, organization_id, external_id, agent_id, branch_id, investment_id, is_active, data, created_at,
-            search_vector, ancillary, translations, slug_source, prices_valid_from) as (values ${sql.join(values)})
+            search_vector, ancillary, translations, slug_source, made_slug, prices_valid_from) as (values ${sql.join(values)})
     insert into offers (offer_id, organization_id, external_id, agent_id, branch_id, investment_id, is_active,
                         offer_data, offer_data_json, created_at, updated_at, search_vector, ancillary,
                         translations, translation_vector, slug)
     select v.offer_id, v.organization_id, v.external_id, v.agent_id, v.branch_id, v.investment_id, v.is_active,
            v.data::jsonb, v.data, coalesce(v.created_at, now()), now(), v.search_vector, v.ancillary,
            v.translations, case when v.translations is not null then ecs_translation_vector(v.translations) end,
-           case when v.slug_source is not null and not exists (select 1 from offers as o where o.offer_id = v.offer_id)
+           case when v.made_slug is not null then v.made_slug
+             when v.slug_source is not null and not exists (select 1 from offers as o where o.offer_id = v.offer_id)
              then ${madeSlug(sql`v.slug_source`, 'offer')} end
     from v
     on conflict (offer_id) do update set
@@ -163,11 +178,16 @@ async function upsertOfferRows(db: Kysely<Database>, drafts: readonly OfferRowDr
   const written: string[] = [];
   const newPhotoLists: string[] = [];
   const madeSlugs: OfferMadeSlug[] = [];
+  const madeHere = new Map<string, string>();
+  for (const d of drafts) if (d.made_slug !== null) madeHere.set(d.offer_id, d.made_slug);
   for (const row of result.rows) {
     written.push(row.offer_id);
     if (row.new_photo_lists) newPhotoLists.push(row.offer_id);
     if (row.created) created += 1;
-    if (row.made_slug !== null) madeSlugs.push({ offer_id: row.offer_id, organization_id: row.organization_id, slug: row.made_slug });
+    if (row.made_slug !== null) {
+      const slug = madeHere.get(row.offer_id) ?? row.made_slug;
+      madeSlugs.push({ offer_id: row.offer_id, organization_id: row.organization_id, slug, written: row.made_slug });
+    }
   }
   return { created, changed: result.rows.length - created, written, newPhotoLists, madeSlugs };
 }

@@ -29,12 +29,14 @@ export function priceChangePct(price: RawBuilder<unknown>, previous: RawBuilder<
  */
 export async function appendPriceHistory(db: Kysely<Database>, drafts: readonly PriceEntryDraft[]): Promise<string[]> {
   if (drafts.length === 0) return [];
-  const values = drafts.map(
-    (d) => sql`(${d.offer_id}::uuid, ${d.organization_id}::uuid, ${d.price}::numeric, ${d.price_per_meter}::numeric,
-      ${d.price_currency}::text, ${d.ancillary_json}::jsonb, ${d.valid_from}::timestamptz)`,
-  );
+  // One array per column (unnest), not a VALUES list of 7 parameters per entry: planning that list
+  // cost the server more than the statement's work (20,000 first entries: about 0.3 s).
+  const column = <T>(pick: (d: PriceEntryDraft) => T) => drafts.map(pick);
   const result = await sql<{ offer_id: string }>`
-    with v (offer_id, organization_id, price, price_per_meter, price_currency, ancillary, valid_from) as (values ${sql.join(values)}),
+    with v (offer_id, organization_id, price, price_per_meter, price_currency, ancillary, valid_from) as (
+      select * from unnest(${column((d) => d.offer_id)}::uuid[], ${column((d) => d.organization_id)}::uuid[],
+        ${column((d) => d.price)}::numeric[], ${column((d) => d.price_per_meter)}::numeric[], ${column((d) => d.price_currency)}::text[],
+        ${column((d) => d.ancillary_json)}::jsonb[], ${column((d) => d.valid_from)}::timestamptz[])),
     changed as (
       select v.*, coalesce(v.valid_from, now()) as starts, l.entry_no as last_no, l.valid_from as last_from, l.price as last_price
       from v left join lateral (

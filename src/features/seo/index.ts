@@ -7,5 +7,6 @@
 export { normalizeWebsiteUrls, SLUG_KINDS, URL_TEMPLATE_MAX_LENGTH, URL_TEMPLATE_PATTERN } from './model.js';
 export type { SlugKind, WebsiteUrls } from './model.js';
 export { SlugSchema } from './schemas.js';
-export { assignSlugs, createImportSlugTables, makeMissingSlugs, madeSlug, noteGivenSlugs, noteMadeSlugs, writeImportedWebsiteUrls } from './write.js';
+export { madeOfferSlug, suffixedMadeSlug } from './made-slug.js';
+export { assignSlugs, createImportSlugTables, madeSlugsAgree, makeMissingSlugs, madeSlug, noteGivenSlugs, noteMadeSlugs, writeImportedWebsiteUrls } from './write.js';
 export type { GivenSlug, ImportedWebsiteUrls, SlugProblem, SlugsSettled } from './write.js';

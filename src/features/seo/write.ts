@@ -16,8 +16,11 @@
  * with that slug (noteMadeSlugs), so that step 3 does not write every new row a second time: the
  * end keeps the made slugs that step 3's first round would give (settleMadeSlugs) and marks the
  * others lost; those go through step 3's later rounds as if they had been inserted without one,
- * their row written once more, with the suffixed slug. The end reads the made slugs from the notes,
- * never from the rows: an offer's jsonb body is not read again (it is large, out of line).
+ * their row written once more, with the suffixed slug. An offer the import knew would lose (a new
+ * offer with a lower id had made the same slug in an earlier batch) is inserted with the first
+ * suffixed slug instead, still noted with its made slug: when the later round gives it that slug,
+ * its row is not written again. The end reads the made slugs from the notes, never from the rows:
+ * an offer's jsonb body is not read again (it is large, out of line).
  *
  * A record that gives no slug keeps the stored one (a title change keeps the slug). A changed slug
  * of a stored entity is a change of it: the offer's version grows, and its updated_at (and the
@@ -26,6 +29,7 @@
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { CHECKED, slugText } from './made-slug.js';
 import { normalizeWebsiteUrls, SLUG_KINDS, SUFFIX_LENGTHS, urlTemplateProblem, type SlugKind, type WebsiteUrls } from './model.js';
 
 /** A slug a record gives, and where the record is (for its problem). */
@@ -70,6 +74,17 @@ export function madeSlug(text: RawBuilder<unknown>, kind: SlugKind): RawBuilder<
 }
 
 /**
+ * Whether this database's ecs_slug gives the twin's slug for every character the twin checks (each
+ * alone, and all of them in one text): when not (a locale that lowers them otherwise), the import
+ * leaves every made slug to the database.
+ */
+export async function madeSlugsAgree(db: Kysely<Database>): Promise<boolean> {
+  const texts = [...CHECKED, CHECKED.join(''), CHECKED.join(' ')];
+  const { rows } = await sql<{ s: string }>`select ecs_slug(x) as s from unnest(${texts}::text[]) with ordinality as t(x, n) order by n`.execute(db);
+  return rows.length === texts.length && rows.every((r, i) => r.s === slugText(texts[i]!));
+}
+
+/**
  * Called at the import's start: the given slugs of this import, and the new entities inserted with
  * a made slug (temporary tables, gone at commit).
  */
@@ -77,25 +92,30 @@ export async function createImportSlugTables(db: Kysely<Database>): Promise<void
   await sql`create temporary table import_given_slugs (
     kind text not null, entity_id uuid not null, organization_id uuid not null, given text not null,
     record_no integer not null, path text not null) on commit drop`.execute(db);
-  // lost: the made slug is not the one step 3's first round gives (the row still holds it until a
-  // later round writes its suffixed slug).
+  // written: the slug the row was inserted with (the made slug, or its first suffixed form when the
+  // import knew it would lose it). lost: the made slug is not the one step 3's first round gives,
+  // and no later round has given the entity its slug yet.
   await sql`create temporary table import_made_slugs (
     kind text not null, entity_id uuid not null, organization_id uuid not null, slug text not null,
-    lost boolean not null default false) on commit drop`.execute(db);
+    written text not null, lost boolean not null default false) on commit drop`.execute(db);
+  // By id: the later rounds mark the lost ones they settle (thousands in a first import).
+  await sql`create index on import_made_slugs (entity_id)`.execute(db);
 }
 
-/** A new entity inserted with its made slug (the slug as the insert wrote it). */
+/** A new entity inserted with its made slug, and the slug its row holds (the made one, or its first suffixed form). */
 export interface MadeSlug {
   readonly entityId: string;
   readonly organizationId: string;
   readonly slug: string;
+  readonly written: string;
 }
 
 /** Notes new entities this import inserted with their made slug (judged at the end by settleMadeSlugs). */
 export async function noteMadeSlugs(db: Kysely<Database>, kind: SlugKind, made: readonly MadeSlug[]): Promise<void> {
   if (made.length === 0) return;
-  await sql`insert into import_made_slugs (kind, entity_id, organization_id, slug)
-    select ${kind}, * from unnest(${made.map((m) => m.entityId)}::uuid[], ${made.map((m) => m.organizationId)}::uuid[], ${made.map((m) => m.slug)}::text[])`.execute(db);
+  await sql`insert into import_made_slugs (kind, entity_id, organization_id, slug, written)
+    select ${kind}, * from unnest(${made.map((m) => m.entityId)}::uuid[], ${made.map((m) => m.organizationId)}::uuid[],
+      ${made.map((m) => m.slug)}::text[], ${made.map((m) => m.written)}::text[])`.execute(db);
 }
 
 export async function noteGivenSlugs(db: Kysely<Database>, given: readonly GivenSlug[]): Promise<void> {
@@ -133,7 +153,7 @@ async function givenSlugProblems(db: Kysely<Database>): Promise<SlugProblem[]> {
  * Sets an entity's current slug (and keeps it in `slugs`). A stored entity the import did not
  * otherwise change (its updated_at is not the transaction's now()) changes now; returns how many did.
  */
-async function setSlugs(db: Kysely<Database>, kind: SlugKind, rows: RawBuilder<unknown>): Promise<number> {
+async function setSlugs(db: Kysely<Database>, kind: SlugKind, rows: RawBuilder<unknown>, settleLost = false): Promise<number> {
   const { table, id, versioned } = TABLE[kind];
   const result = await sql<{ bump: boolean }>`
     with chosen as (${rows}),
@@ -141,7 +161,15 @@ async function setSlugs(db: Kysely<Database>, kind: SlugKind, rows: RawBuilder<u
       insert into slugs (organization_id, kind, slug, entity_id)
       select organization_id, ${kind}, slug, entity_id from chosen
       on conflict (organization_id, kind, slug) do nothing
-    )
+    )${
+      settleLost
+        ? sql`,
+    settled as (
+      update import_made_slugs as m set lost = false
+      from chosen c where m.kind = ${kind} and m.lost and m.entity_id = c.entity_id
+    )`
+        : sql``
+    }
     update ${table} as t set slug = c.slug,
       ${versioned ? sql`version = t.version + case when c.bump then 1 else 0 end,` : sql``}
       updated_at = case when c.bump then now() else t.updated_at end
@@ -189,19 +217,20 @@ async function makeSlugsRound(db: Kysely<Database>, kind: SlugKind, organization
         where not exists (select 1 from slugs s where s.organization_id = c.organization_id and s.kind = ${kind} and s.slug = c.slug)
       ) as free
       where n = 1`,
+    lost,
   );
 }
 
 /**
  * The import's lost made slugs still waiting for their slug, as (organization_id, entity_id, slug)
- * with `slug` the candidate made of the noted made slug. A lost one is settled once a round wrote
- * another slug over it (rounds give only suffixed slugs to them: their made slug is taken).
+ * with `slug` the candidate made of the noted made slug. A lost one is settled (no longer lost)
+ * once a round gives it its slug (rounds give only suffixed slugs to them: their made slug is
+ * taken); when the row already holds that slug (inserted with it: written), it is not written again.
  */
 function lostMadeSlugs(kind: SlugKind, candidate: RawBuilder<unknown>): RawBuilder<unknown> {
-  const { table, id } = TABLE[kind];
   return sql`select m.organization_id, m.entity_id, ${candidate}
-    from import_made_slugs m join ${table} as t on t.${id} = m.entity_id
-    where m.kind = ${kind} and m.lost and t.slug = m.slug`;
+    from import_made_slugs m
+    where m.kind = ${kind} and m.lost`;
 }
 
 /**
@@ -209,9 +238,10 @@ function lostMadeSlugs(kind: SlugKind, candidate: RawBuilder<unknown>): RawBuild
  * give it to them: no slug of the organization (current or old, given in this import included) is
  * the same, and no other entity competing for it (noted, or without a slug) has a lower id. Those
  * are kept in `slugs`; the others are marked lost, and step 3's later rounds write theirs over it.
- * The noted slug is the one the insert made from the record's title and city, the same text the
- * row's offer_data gives (both are strings or absent), and nothing else writes a new entity's slug
- * before this step. Returns how many lost.
+ * The noted slug is the one made from the record's title and city, the same text the row's
+ * offer_data gives (both are strings or absent); the row holds it, or its first suffixed form when
+ * a new offer with a lower id was known to make it too (that one competes here, so this one loses).
+ * Returns how many lost.
  */
 async function settleMadeSlugs(db: Kysely<Database>, kind: SlugKind, organizationIds: readonly string[]): Promise<number> {
   const { table, id } = TABLE[kind];
