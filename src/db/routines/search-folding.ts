@@ -21,6 +21,27 @@ export const FOLD_TO = [...FOLD_FROM]
   .join('');
 
 /**
+ * What each UTF-16 code unit becomes after the SQL's lower() and translate(FOLD_FROM, FOLD_TO): an
+ * ASCII letter or digit, or 0 for a word break. ASCII letters go to lower case, the letters of the
+ * fold table to their base letter; everything else breaks words, as does half of a pair outside
+ * the BMP. The TypeScript twins of the search folding (search-text.ts) and of ecs_slug
+ * (made-slug.ts) read it.
+ */
+export const FOLDED_CODE: Uint8Array = (() => {
+  const table = new Uint8Array(0x10000);
+  const isWordChar = (c: string) => /^[a-z0-9]$/.test(c);
+  for (let code = 0; code < 0x80; code++) {
+    const c = String.fromCharCode(code).toLowerCase();
+    if (isWordChar(c)) table[code] = c.charCodeAt(0);
+  }
+  const to = [...FOLD_TO];
+  [...FOLD_FROM].forEach((from, i) => {
+    if (isWordChar(to[i]!)) table[from.charCodeAt(0)] = to[i]!.charCodeAt(0);
+  });
+  return table;
+})();
+
+/**
  * Polish inflection endings (after folding), stripped from words of at least 3 letters that remain.
  * The regular expression takes the longest ending (its stem part is lazy).
  */

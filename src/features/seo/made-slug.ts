@@ -13,30 +13,12 @@
  * Greek, ĉ, İ…) leaves the text to ecs_slug in the insert, as before.
  * test/features/seo/made-slug-twin.property.test.ts compares the two on random texts.
  */
-import { FOLD_FROM, FOLD_TO } from '../../db/routines/search-folding.js';
+import { FOLD_FROM, FOLDED_CODE } from '../../db/routines/search-folding.js';
 import { SLUG_MAX_LENGTH } from '../../db/routines/slug.js';
 import { SUFFIX_LENGTHS } from './model.js';
 
 /** The characters the database's lower() may treat its own way: checked once per import. */
 export const CHECKED = [...new Set([...Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i)), ...FOLD_FROM])];
-
-/**
- * What each UTF-16 code unit becomes after lower and translate: an ASCII letter or digit, or 0 (a
- * word break): ASCII letters lower case, the fold table's letters their base letter.
- */
-const FOLDED = (() => {
-  const table = new Uint8Array(0x10000);
-  const wordChar = (c: string) => /^[a-z0-9]$/.test(c);
-  for (let code = 0x20; code < 0x7f; code++) {
-    const c = String.fromCharCode(code).toLowerCase();
-    if (wordChar(c)) table[code] = c.charCodeAt(0);
-  }
-  const to = [...FOLD_TO];
-  [...FOLD_FROM].forEach((from, i) => {
-    if (wordChar(to[i]!)) table[from.charCodeAt(0)] = to[i]!.charCodeAt(0);
-  });
-  return table;
-})();
 
 /** 1 for a UTF-16 code unit the twin can slug for sure (made on first use: 65,536 tests). */
 let sure: Uint8Array | undefined;
@@ -67,7 +49,7 @@ export function slugText(text: string): string | undefined {
   let n = 0;
   let dash = false;
   for (let i = 0; i < text.length; i++) {
-    const code = FOLDED[text.charCodeAt(i)]!;
+    const code = FOLDED_CODE[text.charCodeAt(i)]!;
     if (code === 0) dash = n > 0;
     else {
       if (dash) scratch[n++] = 0x2d;

@@ -8,27 +8,8 @@
  * (`Łódź` → `lodz`), digits kept, everything else a word break. Stemming: a word loses its longest
  * Polish inflection ending when at least three letters remain (`mieszkaniu` → `mieszkan`).
  */
-import { FOLD_FROM, FOLD_TO, STEM_ENDINGS } from '../../../db/routines/search-folding.js';
+import { FOLDED_CODE, STEM_ENDINGS } from '../../../db/routines/search-folding.js';
 
-/**
- * What each UTF-16 code unit folds to: an ASCII letter or digit, or 0 for a word break. ASCII
- * letters go to lower case, the letters of the fold table to their base letter; everything else
- * breaks words, as does half of a pair outside the BMP (the SQL's lower-then-translate agrees).
- */
-const FOLDED_CODE = (() => {
-  const table = new Uint8Array(0x10000);
-  const isWordChar = (c: string) => /^[a-z0-9]$/.test(c);
-  for (let code = 0; code < 0x80; code++) {
-    const c = String.fromCharCode(code).toLowerCase();
-    if (isWordChar(c)) table[code] = c.charCodeAt(0);
-  }
-  const to = [...FOLD_TO];
-  [...FOLD_FROM].forEach((from, i) => {
-    const c = to[i]!.toLowerCase();
-    if (from.length === 1 && isWordChar(c)) table[from.charCodeAt(0)] = c.charCodeAt(0);
-  });
-  return table;
-})();
 const SPACE = 0x20;
 /** Scratch for folding, grown to the longest text seen (the import folds one text at a time). */
 let scratch = Buffer.alloc(4096);
