@@ -51,14 +51,17 @@ function normalize(bytes: string): string {
 }
 
 /**
- * The log lines written since `from`, without what differs by nature (time, duration, generated
- * ids), in a fixed order: an early answer's line is written when the answer is handed to Node, so
- * behind a pipelined request still under way it comes before that request's line, not after.
+ * The lines of requests (those with a reqId) written since `from`, without what differs by nature
+ * (time, duration, generated ids), in a fixed order: an early answer's line is written when the
+ * answer is handed to Node, so behind a pipelined request still under way it comes before that
+ * request's line, not after. The service's own lines (a cache loaded in the background at start)
+ * come at their own time on each side.
  */
 function linesSince(log: LogCapture, from: number): string[] {
   return log
     .lines()
     .slice(from)
+    .filter((line) => line.reqId !== undefined)
     .map(({ time: _time, durationMs, pid: _pid, reqId, ...rest }) =>
       JSON.stringify({ ...rest, durationMs: typeof durationMs, reqId: typeof reqId === 'string' ? reqId.replace(UUID, '<uuid>') : reqId }),
     )
