@@ -324,6 +324,17 @@ export interface PhotoSourceTable {
   created_at: TimestampDefault;
 }
 
+/**
+ * An offer whose photo sources an import left to the fetcher to queue (migration 2026_11_30_0120):
+ * expanded into photo_sources, then deleted, by the fetcher of a running instance.
+ */
+export interface PhotoOfferUnqueuedTable {
+  /** bigint identity (read as a string). */
+  note_id: ColumnType<string, never, never>;
+  offer_id: string;
+  noted_at: TimestampDefault;
+}
+
 /** One row: the signing secret of variant URLs unless IMAGE_SIGNING_SECRET is set. */
 export interface PhotoSettingsTable {
   singleton: ColumnType<boolean, boolean | undefined, never>;
@@ -349,6 +360,7 @@ export interface Database {
   ecs_routines: RoutineRecordTable;
   photo_sources: PhotoSourceTable;
   photo_settings: PhotoSettingsTable;
+  photo_offers_unqueued: PhotoOfferUnqueuedTable;
   slugs: SlugTable;
 }
 

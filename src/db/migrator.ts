@@ -40,6 +40,7 @@ import * as slugs from './migrations/2026_11_27_0040_slugs.js';
 import * as websiteUrls from './migrations/2026_11_27_0041_website_urls.js';
 import * as translations from './migrations/2026_11_28_0100_translations.js';
 import * as unavailablePhotoSources from './migrations/2026_11_29_0110_unavailable_photo_sources.js';
+import * as photoOffersUnqueued from './migrations/2026_11_30_0120_photo_offers_unqueued.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026_11_21_0001_initial': initial,
@@ -66,6 +67,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_27_0041_website_urls': websiteUrls,
   '2026_11_28_0100_translations': translations,
   '2026_11_29_0110_unavailable_photo_sources': unavailablePhotoSources,
+  '2026_11_30_0120_photo_offers_unqueued': photoOffersUnqueued,
 };
 
 function migrator(db: Kysely<Database>): Migrator {

@@ -17,7 +17,7 @@ import { storedOwners } from './lookups-sql.js';
 import { rememberSeenOffers } from './session-sql.js';
 import { SearchVocabulary } from './search-vocabulary.js';
 import { addSearchLexemes, upsertOffers, type OfferRowDraft } from '../features/offers/index.js';
-import { anyUnavailableSources, enqueuePhotoSources, photoUrlsOf, retryUnavailableSources } from '../features/photos/index.js';
+import { anyUnavailableSources, notePhotoOffers, photoUrlsOf, retryUnavailableSources } from '../features/photos/index.js';
 import { appendPriceHistory, type PriceEntryDraft } from '../features/prices/index.js';
 import { madeOfferSlug, noteGivenSlugs, noteMadeSlugs, suffixedMadeSlug } from '../features/seo/index.js';
 
@@ -234,12 +234,12 @@ export class OfferBatches {
     ctx.counts.accept('offers', drafts.length);
     // The price history is appended right behind the rows (it reads and updates them), for the
     // offers created or changed: an unchanged offer's prices are its latest entry's (only the
-    // import writes offers, and each write that changes prices appends an entry). Photo
-    // sources are queued in the import's transaction (fetched once it commits): those of the
-    // offers whose URL lists are new to the store (a known source costs an index lookup, an
-    // unavailable one is retried); of any other offer, its sources queued when its lists were
-    // written, only the unavailable ones are retried, if any source was unavailable when the
-    // import first met such an offer.
+    // import writes offers, and each write that changes prices appends an entry). Photos: the
+    // offers whose URL lists are new to the store are noted in the import's transaction (a row
+    // of an id each; after it commits, the photo fetcher of a running instance inserts their
+    // sources, as stored then, and fetches them: the import hashes and writes no source); of any
+    // other offer, its sources queued when its lists were written, only the unavailable ones are
+    // retried, if any source was unavailable when the import first met such an offer.
     const writing =
       drafts.length > 0
         ? upsertOffers(ctx.db, drafts).then(async (counts) => {
@@ -250,9 +250,13 @@ export class OfferBatches {
             }
             const changed = new Set(counts.written);
             const newPhotoLists = new Set(counts.newPhotoLists);
-            const queued: string[] = [];
+            const noted: string[] = [];
             const known: string[] = [];
-            for (const { queued: q } of written) if (q.photos) (newPhotoLists.has(q.record.offer_id) ? queued : known).push(...q.photos);
+            for (const { queued: q } of written) {
+              if (!q.photos || q.photos.length === 0) continue;
+              if (newPhotoLists.has(q.record.offer_id)) noted.push(q.record.offer_id);
+              else known.push(...q.photos);
+            }
             const [late] = await Promise.all([
               appendPriceHistory(ctx.db, written.flatMap(({ queued: q }) => (changed.has(q.record.offer_id) ? [q.prices!] : []))),
               noteMadeSlugs(
@@ -260,7 +264,7 @@ export class OfferBatches {
                 'offer',
                 counts.madeSlugs.map((m) => ({ entityId: m.offer_id, organizationId: m.organization_id, slug: m.slug, written: m.written })),
               ),
-              queued.length > 0 ? enqueuePhotoSources(ctx.db, queued) : undefined,
+              noted.length > 0 ? notePhotoOffers(ctx.db, noted) : undefined,
               known.length > 0 ? this.retryUnavailable(known) : undefined,
             ]);
             return { counts, late };

@@ -15,7 +15,7 @@ describe('migrations', () => {
         select table_name from information_schema.tables
         where table_schema = 'public' and table_name not like 'kysely_%' order by table_name`.execute(t.db);
       expect(tables.rows.map((r) => r.table_name)).toEqual([
-        'agents', 'api_keys', 'branches', 'content_state', 'ecs_routines', 'investments', 'offer_prices', 'offers', 'organizations', 'photo_settings', 'photo_sources', 'search_lexemes', 'slugs',
+        'agents', 'api_keys', 'branches', 'content_state', 'ecs_routines', 'investments', 'offer_prices', 'offers', 'organizations', 'photo_offers_unqueued', 'photo_settings', 'photo_sources', 'search_lexemes', 'slugs',
         'transparency_datasets', 'webhook_deliveries', 'webhook_endpoints', 'website_changes', 'website_feeds', 'websites',
       ]);
       await migrateDownAll(t.db);

@@ -1,6 +1,8 @@
 /**
- * The photo fetcher: a loop in every running instance (src/jobs/claim-worker.ts) that claims due
- * photo sources (fetcher-sql.ts), fetches each within the limits (source-fetch.ts), inspects it
+ * The photo fetcher: a loop in every running instance (src/jobs/claim-worker.ts) that first
+ * queues the sources of the offers imports noted (write.ts, expandNotedPhotoOffers: a chunk of
+ * notes per transaction, each note taken by one instance), then claims due photo sources
+ * (fetcher-sql.ts), fetches each within the limits (source-fetch.ts), inspects it
  * (image-processing.ts), keeps its bytes in IMAGE_CACHE_DIR and records it `ready`, or records it
  * `unavailable` with the reason. It runs beside the requests and the imports, never in their way:
  * no transaction is held while a source is on the wire, at most `concurrency` fetches run, image
@@ -14,6 +16,7 @@ import type { Database } from '../../db/database.js';
 import { contentHashOf, type SourceLimits } from './model.js';
 import { claimDueSources, markSourceReady, markSourceUnavailable, releaseSourceClaim, type ClaimedSource } from './fetcher-sql.js';
 import { fetchSourceOrDemo } from './source-fetch.js';
+import { expandNotedPhotoOffers } from './write.js';
 import { inspectSource } from './image-processing.js';
 import type { ImageStore } from './image-store.js';
 import type { RenderGate } from './render-gate.js';
@@ -41,6 +44,9 @@ export interface PhotoFetcherOptions {
   onFetched?: (outcome: FetchOutcome) => void;
 }
 
+/** Noted offers expanded into photo sources per transaction (about 10 sources each in the benchmark's catalogue). */
+export const EXPANSION_CHUNK = 500;
+
 /** A claim is this instance's for the fetch's time limit plus this margin (inspection, writing the file). */
 export const FETCH_LEASE_MARGIN_MS = 20_000;
 
@@ -48,13 +54,18 @@ export class PhotoFetcher {
   private readonly worker: ClaimWorker<ClaimedSource>;
   /** Sources this instance has fetched (ready or not) since it started. */
   finished = 0;
+  /** Noted offers whose sources this instance has queued since it started. */
+  expanded = 0;
 
   constructor(private readonly options: PhotoFetcherOptions) {
     const { db, log, limits } = options;
     this.worker = new ClaimWorker<ClaimedSource>({
       concurrency: options.concurrency,
       pollMs: options.pollMs,
-      claim: (limit) => claimDueSources(db, limit, limits.timeoutMs + FETCH_LEASE_MARGIN_MS),
+      claim: async (limit) => {
+        await this.expandNoted(() => this.worker.stopped);
+        return claimDueSources(db, limit, limits.timeoutMs + FETCH_LEASE_MARGIN_MS);
+      },
       idOf: (claim) => claim.source_id,
       run: async (claim, stop) => {
         // Not `onFetched?.(await …)`: without a listener that would skip the fetch itself.
@@ -71,6 +82,24 @@ export class PhotoFetcher {
 
   start(): void {
     this.worker.start();
+  }
+
+  /**
+   * Queues the sources of every noted offer, a chunk per transaction, until none is left (or
+   * `stop` says so: the fetcher stopped). A failure is logged and left for the next pass: the
+   * notes stay.
+   */
+  async expandNoted(stop: () => boolean = () => false): Promise<void> {
+    const { db, log } = this.options;
+    try {
+      for (;;) {
+        const done = await expandNotedPhotoOffers(db, EXPANSION_CHUNK);
+        if (done.notes > 0) this.expanded += done.offers;
+        if (done.notes < EXPANSION_CHUNK || stop()) return;
+      }
+    } catch (error) {
+      log.warn({ err: error }, 'photos: could not queue the sources of the offers an import noted; trying again later');
+    }
   }
 
   /** Looks for due sources now (after an import committed). */

@@ -1,10 +1,13 @@
 /**
- * Photo writes: the import queues the sources of the offers whose photo URL lists it writes anew
- * (new offers, offers made active, changed lists; in its transaction, so only a committed import's
- * photos are fetched), and a read that meets a source never queued (an offer stored some other
- * way) queues it too. A known source is left alone unless it was `unavailable`: then it is pending
- * again, so each import retries what failed, the sources of the offers whose lists it leaves as
- * they were (unchanged offers, price-only changes) included.
+ * Photo writes. An import notes the offers whose photo URL lists it writes anew (new offers,
+ * offers made active, changed lists) in photo_offers_unqueued, in its transaction (so only a
+ * committed import's notes exist); the photo fetcher of a running instance expands the notes into
+ * photo_sources before it claims due sources (expandNotedPhotoOffers, from each offer's data as
+ * stored then), so the import neither hashes nor inserts 200,000 sources for a new catalogue. A
+ * read that meets a source never queued (a noted offer not yet expanded, an offer stored some
+ * other way) queues it too. A known source is left alone unless it was `unavailable`: then it is
+ * pending again, so each import retries what failed, the sources of the offers whose lists it
+ * leaves as they were (unchanged offers, price-only changes) included.
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
@@ -13,17 +16,95 @@ import { sourceIdOf } from './model.js';
 /** What retrying an unavailable source sets: due at once, no reason, no lease. */
 const PENDING_AGAIN = sql`status = 'pending', reason = null, next_attempt_at = now(), locked_until = null`;
 
-/** Queues these source URLs (duplicates and known ones cost nothing more). Returns how many became pending. */
+/**
+ * Queues these source URLs (duplicates and known ones cost nothing more). Returns how many became
+ * pending. Inserted in the order of their ids, as the fetcher's expansion inserts its own, so two
+ * writers of the same new sources wait for each other in one order, never in a cycle.
+ */
 export async function enqueuePhotoSources(db: Kysely<Database>, urls: Iterable<string>): Promise<number> {
   const unique = [...new Set(urls)];
   if (unique.length === 0) return 0;
   const ids = unique.map(sourceIdOf);
   const result = await sql`
     insert into photo_sources (source_id, url)
-    select * from unnest(${ids}::text[], ${unique}::text[])
+    select * from unnest(${ids}::text[], ${unique}::text[]) as u (source_id, url) order by 1
     on conflict (source_id) do update set ${PENDING_AGAIN}
       where photo_sources.status = 'unavailable'`.execute(db);
   return Number(result.numAffectedRows ?? 0);
+}
+
+/**
+ * Notes offers whose photo sources are to be queued by the fetcher (the offers an import writes
+ * with URL lists new to the store). Plain inserts: no unique check, so the import never waits for
+ * a fetcher expanding an earlier note of the same offer (migration 2026_11_30_0120).
+ */
+export async function notePhotoOffers(db: Kysely<Database>, offerIds: readonly string[]): Promise<void> {
+  if (offerIds.length === 0) return;
+  await sql`insert into photo_offers_unqueued (offer_id) select unnest(${offerIds}::uuid[])`.execute(db);
+}
+
+/**
+ * The distinct sources (id and URL) of these offers as stored now: the strings of their
+ * photos_urls and floor_plan_urls (photoUrlsOf's), of the active ones only (an inactive offer's
+ * photos are never shown; making it active notes it again). The id is sourceIdOf's (the hex
+ * SHA-256 of the URL's UTF-8), computed by the database as migration 2026_11_27_0030 does.
+ */
+function sourcesOfOffers(offerIds: readonly string[]) {
+  return sql`
+    select distinct on (source_id) encode(sha256(convert_to(u.url, 'UTF8')), 'hex') as source_id, u.url
+    from offers o
+    cross join lateral (
+      select e #>> '{}' from jsonb_array_elements(case when jsonb_typeof(o.offer_data -> 'photos_urls') = 'array' then o.offer_data -> 'photos_urls' else '[]'::jsonb end) as p (e)
+      where jsonb_typeof(e) = 'string'
+      union all
+      select e #>> '{}' from jsonb_array_elements(case when jsonb_typeof(o.offer_data -> 'floor_plan_urls') = 'array' then o.offer_data -> 'floor_plan_urls' else '[]'::jsonb end) as f (e)
+      where jsonb_typeof(e) = 'string'
+    ) as u (url)
+    where o.offer_id = any(${offerIds}::uuid[]) and o.is_active`;
+}
+
+/** What one expansion did: notes taken (and deleted), offers among them, sources that became pending. */
+export interface Expansion {
+  notes: number;
+  offers: number;
+  queued: number;
+}
+
+/**
+ * Expands up to `limit` noted offers into photo sources, in one transaction: takes the oldest
+ * notes no other instance holds (`FOR UPDATE SKIP LOCKED`) and deletes them, inserts their offers'
+ * sources (as enqueuePhotoSources would: a known one left alone, an unavailable one pending
+ * again), and commits; a failure leaves the notes for the next pass.
+ *
+ * It never waits for an import's transaction (which may hold, for its whole run, the unavailable
+ * sources of its unchanged offers it set pending again): a source known to its snapshot is not
+ * inserted (a look-up per URL, not an anti-join the planner could make a scan of the table), and
+ * an unavailable one is set pending only if no one holds it (`SKIP LOCKED`: whoever does is
+ * setting it pending, or fetching it). New sources are inserted in the order of their ids, so two
+ * expansions (or a read queueing an offer's sources) sharing a new source wait in one order.
+ */
+export async function expandNotedPhotoOffers(db: Kysely<Database>, limit: number): Promise<Expansion> {
+  return db.transaction().execute(async (trx) => {
+    const notes = await sql<{ offer_id: string }>`
+      delete from photo_offers_unqueued where note_id in (
+        select note_id from photo_offers_unqueued order by note_id limit ${limit} for update skip locked)
+      returning offer_id`.execute(trx);
+    if (notes.rows.length === 0) return { notes: 0, offers: 0, queued: 0 };
+    const offers = [...new Set(notes.rows.map((r) => r.offer_id))];
+    const inserted = await sql`
+      insert into photo_sources (source_id, url)
+      select w.source_id, w.url from (${sourcesOfOffers(offers)}) as w
+      where (select true from photo_sources s where s.source_id = w.source_id limit 1) is null
+      order by w.source_id
+      on conflict (source_id) do nothing`.execute(trx);
+    const retried = await sql`
+      update photo_sources set ${PENDING_AGAIN}
+      where source_id in (
+        select u.source_id from photo_sources u
+        where u.status = 'unavailable' and u.source_id in (select w.source_id from (${sourcesOfOffers(offers)}) as w)
+        for update of u skip locked)`.execute(trx);
+    return { notes: notes.rows.length, offers: offers.length, queued: Number(inserted.numAffectedRows ?? 0) + Number(retried.numAffectedRows ?? 0) };
+  });
 }
 
 /**

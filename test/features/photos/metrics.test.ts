@@ -1,6 +1,6 @@
 /**
- * The photos in the Prometheus metrics (extension E11): the fetch queue's depth as the import
- * fills it and the fetcher empties it, fetches by outcome (ready, unavailable, released when the
+ * The photos in the Prometheus metrics (extension E11): the fetch queue's depth (sources, not
+ * the offers an import noted) as the fetcher fills it from those notes and empties it, fetches by outcome (ready, unavailable, released when the
  * instance stops mid-fetch), the fetches under way, renders and their seconds, and where a
  * variant's bytes came from (rendered now, then memory).
  */
@@ -56,10 +56,13 @@ beforeAll(async () => {
 
 describe('photo metrics', () => {
   it('show the queue the import fills and the fetcher empties, fetches by outcome, renders and variant lookups', async () => {
-    // The fetcher waits while the import queues, so the queue's depth can be seen.
+    // The fetcher waits while the import notes its offer and the sources are queued, so the queue's depth can be seen.
     await t.app.services.photos.stop();
     const before = await scrape();
     await importObject(t.db.db, { offers: [offerWithPhotos(OFFER_ID, 1, [origin.url('/a.jpg'), origin.url('/b.png'), origin.url('/missing.jpg')])] });
+    // The import only noted the offer: the depth counts sources, which the fetcher's pass queues.
+    expect(sample(await scrape(), 'estate_photo_queue_sources') - sample(before, 'estate_photo_queue_sources')).toBe(0);
+    await t.app.services.photos.fetcher.expandNoted();
     const queued = await scrape();
     expect(sample(queued, 'estate_photo_queue_sources') - sample(before, 'estate_photo_queue_sources')).toBe(3);
 

@@ -156,6 +156,11 @@ async function sourceRow(t: TestApp, url: string) {
   return t.db.db.selectFrom('photo_sources').selectAll().where('url', '=', url).executeTakeFirstOrThrow();
 }
 
+/** The source's row once there is one (an import notes its offer; a fetcher's pass queues the source). */
+async function queuedRow(t: TestApp, url: string) {
+  return t.db.db.selectFrom('photo_sources').selectAll().where('url', '=', url).executeTakeFirst();
+}
+
 async function until<T>(what: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -213,7 +218,7 @@ describe('instances', () => {
     await importObject(t.db.db, { offers: [record] });
     a.services.photos.wake();
     b.services.photos.wake();
-    await until(() => sourceRow(t, origin.url('/shared.jpg')), (row) => row.status === 'ready');
+    await until(() => queuedRow(t, origin.url('/shared.jpg')), (row) => row?.status === 'ready');
     // Fetched by one of them.
     expect(origin.hits.get('/shared.jpg')).toBe(1);
     const answer = async (app: FastifyInstance) =>
@@ -248,8 +253,8 @@ describe('instances', () => {
     (record.offer_data as Record<string, unknown>).photos_urls = [origin.url('/later.jpg')];
     await importObject(t.db.db, { offers: [record] });
     t.app.services.photos.wake();
-    const refused = await until(() => sourceRow(t, origin.url('/later.jpg')), (row) => row.status === 'unavailable');
-    expect(refused.reason).toBe('IMAGE_SOURCES is not set: no photo is fetched');
+    const refused = await until(() => queuedRow(t, origin.url('/later.jpg')), (row) => row?.status === 'unavailable');
+    expect(refused!.reason).toBe('IMAGE_SOURCES is not set: no photo is fetched');
     expect(origin.hits.get('/later.jpg')).toBeUndefined();
     await t.app.services.photos.stop(); // the instance that does not allow it fetches no more
     const allowing = await instanceOn(t, { IMAGE_SOURCES: origin.origin, IMAGE_CACHE_DIR: mkdtempSync(path.join(tmpdir(), 'ecs-photos-')), IMAGE_FETCH_POLL_MS: '50' });
