@@ -96,8 +96,8 @@ export function createServices(config: Config, db: DbHandle, options: ServiceOpt
   // An import that changed content may have written messages: look at once, not at the next poll.
   if (webhookSender) contentVersion.onChange(() => webhookSender.wake());
 
-  // Photo sources queued by an import (anywhere) are fetched by every running instance's fetcher,
-  // each by one of them; an import that committed may have queued some: look at once.
+  // Offers noted by an import (anywhere) have their sources queued, and fetched, by every running
+  // instance's fetcher, each by one of them; an import that committed may have noted some: look at once.
   const photos = new PhotoService({
     db: db.db,
     readDb,

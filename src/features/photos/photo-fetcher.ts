@@ -62,8 +62,10 @@ export class PhotoFetcher {
     this.worker = new ClaimWorker<ClaimedSource>({
       concurrency: options.concurrency,
       pollMs: options.pollMs,
+      // A chunk of notes first, then the due sources: fetching starts after the first chunk, and
+      // the pass after this one (at once, when the chunk was full) takes the next.
       claim: async (limit) => {
-        await this.expandNoted(() => this.worker.stopped);
+        if ((await this.expandChunk()) === EXPANSION_CHUNK) this.worker.wake();
         return claimDueSources(db, limit, limits.timeoutMs + FETCH_LEASE_MARGIN_MS);
       },
       idOf: (claim) => claim.source_id,
@@ -84,21 +86,24 @@ export class PhotoFetcher {
     this.worker.start();
   }
 
+  /** Queues the sources of every noted offer, a chunk per transaction, until none is left or one fails. */
+  async expandNoted(): Promise<void> {
+    while ((await this.expandChunk()) === EXPANSION_CHUNK);
+  }
+
   /**
-   * Queues the sources of every noted offer, a chunk per transaction, until none is left (or
-   * `stop` says so: the fetcher stopped). A failure is logged and left for the next pass: the
-   * notes stay.
+   * Queues the sources of a chunk of noted offers (one transaction); returns how many notes it
+   * took. A failure is logged and left for the next pass (the notes stay): 0.
    */
-  async expandNoted(stop: () => boolean = () => false): Promise<void> {
+  private async expandChunk(): Promise<number> {
     const { db, log } = this.options;
     try {
-      for (;;) {
-        const done = await expandNotedPhotoOffers(db, EXPANSION_CHUNK);
-        if (done.notes > 0) this.expanded += done.offers;
-        if (done.notes < EXPANSION_CHUNK || stop()) return;
-      }
+      const done = await expandNotedPhotoOffers(db, EXPANSION_CHUNK);
+      this.expanded += done.offers;
+      return done.notes;
     } catch (error) {
       log.warn({ err: error }, 'photos: could not queue the sources of the offers an import noted; trying again later');
+      return 0;
     }
   }
 

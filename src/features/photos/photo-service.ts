@@ -144,7 +144,7 @@ export class PhotoService {
     this.fetcher.start();
   }
 
-  /** Sources may have been queued (an import committed): look at once. */
+  /** Offers may have been noted or sources queued (an import committed): look at once. */
   wake(): void {
     this.fetcher.wake();
   }
@@ -168,7 +168,9 @@ export class PhotoService {
     await this.loadSigner();
     const photos = photoUrlsOf(offerData);
     const states = await readSourceStates(this.options.readDb, photos.map((p) => sourceIdOf(p.url)));
-    // A source never queued (an offer written some other way than the import): queue it now.
+    // A source never queued (an offer an import noted whose sources no fetcher has queued yet, or
+    // one written some other way than the import): queue it now. Answered pending either way, as
+    // it would be once queued.
     const usable = (url: string) => demoPhotoOfUrl(url) !== undefined || refusedOrigin(url, this.options.allowed) === undefined;
     // Also a source refused by an earlier IMAGE_SOURCES that allows it now: queued again (pending
     // again), rather than left unavailable until the next import.

@@ -9,7 +9,10 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { enqueuePhotoSources, expandNotedPhotoOffers } from '../../../src/features/photos/write.js';
-import { photoUrlsOf } from '../../../src/features/photos/model.js';
+import { photoUrlsOf, SOURCE_LIMITS } from '../../../src/features/photos/model.js';
+import { EXPANSION_CHUNK, PhotoFetcher } from '../../../src/features/photos/photo-fetcher.js';
+import { ImageStore } from '../../../src/features/photos/image-store.js';
+import { RenderGate } from '../../../src/features/photos/render-gate.js';
 import { createTestDb, onPostgres, type TestDb } from '../../helpers/db.js';
 import { importObject, resetDatabase, smallBundle, type Bundle } from '../../import/helpers.js';
 
@@ -247,5 +250,24 @@ describe('the expansion with several instances', () => {
     const after = await sources();
     expect(after.size).toBe(7);
     expect([...after.values()]).toEqual(Array(7).fill('pending'));
+  });
+
+  it('a running fetcher expands a backlog of several chunks, pass after pass, then fetches', async () => {
+    const bundle = await noteMany(2);
+    // More than two chunks of notes before the real ones (offers gone since: nothing to queue).
+    await sql`insert into photo_offers_unqueued (offer_id) select gen_random_uuid() from generate_series(1, ${2 * EXPANSION_CHUNK + 10})`.execute(t.db);
+    await sql`insert into photo_offers_unqueued (offer_id) select unnest(${offerIds(bundle)}::uuid[])`.execute(t.db);
+    const log = { info: () => {}, warn: () => {} };
+    // No IMAGE_SOURCES: each source is recorded unavailable (refused), which shows it was claimed.
+    const fetcher = new PhotoFetcher({ db: t.db, log, allowed: [], limits: SOURCE_LIMITS, store: new ImageStore('/nonexistent'), gate: new RenderGate(1), concurrency: 2, pollMs: 60_000 });
+    fetcher.start();
+    try {
+      for (let i = 0; i < 600 && (fetcher.finished < 3 || (await notes()).length > 0); i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      await fetcher.stop();
+    }
+    expect(await notes()).toEqual([]);
+    expect(fetcher.expanded).toBe(2 * EXPANSION_CHUNK + 10 + 2 * 2);
+    expect([...(await sources()).values()]).toEqual(Array(3).fill('unavailable'));
   });
 });
