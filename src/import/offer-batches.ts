@@ -238,8 +238,8 @@ export class OfferBatches {
     // offers whose URL lists are new to the store are noted in the import's transaction (a row
     // of an id each; after it commits, the photo fetcher of a running instance inserts their
     // sources, as stored then, and fetches them: the import hashes and writes no source); of any
-    // other offer, its sources queued when its lists were written, only the unavailable ones are
-    // retried, if any source was unavailable when the import first met such an offer.
+    // other offer, its sources queued (or noted) when its lists were written, only the
+    // unavailable ones are retried, if any source was unavailable when the import first met such an offer.
     const writing =
       drafts.length > 0
         ? upsertOffers(ctx.db, drafts).then(async (counts) => {

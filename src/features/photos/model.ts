@@ -192,7 +192,9 @@ export function photoView(
 
 /** The key of a source URL in photo_sources: the hex SHA-256 of the URL (as the migration computes it). */
 export function sourceIdOf(url: string): string {
-  // The one-shot hash: an import computes one per photo URL (about 200,000 for 20,000 offers).
+  // The one-shot hash: an import computes one per photo URL of its unchanged offers when some
+  // source is unavailable (about 200,000 for 20,000 offers); the fetcher's expansion of noted
+  // offers computes the same in SQL (write.ts).
   return hash('sha256', url, 'hex');
 }
 
