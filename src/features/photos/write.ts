@@ -49,7 +49,9 @@ export async function notePhotoOffers(db: Kysely<Database>, offerIds: readonly s
  * (an inactive offer's photos are never shown; making it active notes it again). The id is
  * sourceIdOf's (the hex SHA-256 of the URL's UTF-8), computed by the database as migration
  * 2026_11_27_0030 does. jsonb_to_record takes both lists out of the offer's data at once, so the
- * stored offer (about 6.5 KB, out of line) is read and decompressed once, not once per `->`.
+ * stored offer (about 6.5 KB, out of line) is read and decompressed once, not once per `->`; it
+ * needs an object, which offer_data always is (the import's schema requires one, and only the
+ * import writes offers).
  */
 function sourcesOfOffers(offerIds: readonly string[]) {
   return sql`
