@@ -196,9 +196,11 @@ describe('an import notes the offers whose photo lists are new; the fetcher queu
 
   it('a rejected (rolled back) import leaves no note', async () => {
     const bundle = bundleWithPhotos();
-    // The last offer names an agent that does not exist: the import is rejected, its transaction rolled back.
+    // The last offer names an agent that does not exist: the import is rejected, its transaction
+    // rolled back. In batches of one, the first two offers are written, and noted, before the
+    // third's agent is looked up: their notes must go with the rollback.
     bundle.offers![2]!.agent_id = '00000000-0000-4000-8000-000000000001';
-    await expect(importObject(t.db, bundle)).rejects.toThrow();
+    await expect(importObject(t.db, bundle, { batchSize: 1 })).rejects.toThrow();
     expect(await notes()).toEqual([]);
     expect(await sourceRows()).toEqual([]);
   });
