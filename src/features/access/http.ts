@@ -70,12 +70,16 @@ export function createAuthenticator(keys: ApiKeyCache, usage: KeyUsageRecorder, 
   // Callback style: a key remembered by the cache (nearly every request) is checked synchronously,
   // with no promise in between; only a key that must be read from the database waits.
   return function authenticate(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
-    const key = presentedKey(request.headers.authorization);
-    if (key === undefined) {
-      reply.code(401).send({ detail: KEY_REQUIRED });
-      return;
+    // Left by refuseAtOnce() when it let the key through: the header was read and hashed there.
+    let hash = (request.raw as HashedMessage)[PRESENTED_KEY_SHA256];
+    if (hash === undefined) {
+      const key = presentedKey(request.headers.authorization);
+      if (key === undefined) {
+        reply.code(401).send({ detail: KEY_REQUIRED });
+        return;
+      }
+      hash = hashKey(key);
     }
-    const hash = (request.raw as HashedMessage)[PRESENTED_KEY_SHA256] ?? hashKey(key);
     const fresh = keys.peek(hash);
     if (fresh) {
       metrics?.keyCacheLookups.inc({ result: 'hit' });
