@@ -19,6 +19,12 @@ function sendError(reply: FastifyReply, status: number, detail: string): Fastify
   return reply.code(status).type(JSON_TYPE).send({ detail });
 }
 
+/** 405 with Allow (empty when no method is allowed at the target). */
+function methodNotAllowed(reply: FastifyReply, allowed: readonly string[]): FastifyReply {
+  reply.header('allow', allowed.join(', '));
+  return sendError(reply, 405, 'Method Not Allowed');
+}
+
 interface KnownRoute {
   method: string;
   pattern: RegExp;
@@ -60,10 +66,7 @@ export function handleErrors(app: FastifyInstance, validation: Pick<CompatValida
     // Fastify answers 404 for a known path with an unknown method; FastAPI answers 405. CONNECT
     // (this is no proxy) is a 405 wherever it points; Allow is empty when the target is none of
     // our paths (RFC 9110: no method is allowed there).
-    if ((allowed.length > 0 && !allowed.includes(request.method)) || request.method === 'CONNECT') {
-      reply.header('allow', allowed.join(', '));
-      return sendError(reply, 405, 'Method Not Allowed');
-    }
+    if ((allowed.length > 0 && !allowed.includes(request.method)) || request.method === 'CONNECT') return methodNotAllowed(reply, allowed);
     return sendError(reply, 404, 'Not Found');
   });
 
@@ -99,12 +102,7 @@ export function frameworkError(_error: FastifyError, request: FastifyRequest, re
   echoRequestId(request, reply);
   // CONNECT is a 405 wherever it points, as in the not-found handler; its usual target
   // (host:port) is no path of ours, so no method is allowed there.
-  if (request.method === 'CONNECT') {
-    reply.header('allow', '');
-    void sendError(reply, 405, 'Method Not Allowed');
-    return;
-  }
-  void sendError(reply, 400, 'Bad Request');
+  void (request.method === 'CONNECT' ? methodNotAllowed(reply, []) : sendError(reply, 400, 'Bad Request'));
 }
 
 /** What the parser's errors are answered (anything else it refuses is a 400). */

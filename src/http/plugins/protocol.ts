@@ -9,7 +9,7 @@
  * - HTTP/1.1 without `Host`: 400 {"detail":"Bad Request"}, connection closed (Node: 400 with an
  *   empty body; RFC 9112 requires the 400);
  * - `CONNECT`: 405 {"detail":"Method Not Allowed"} with Allow (Node: the connection closed with
- *   no answer); the 405 itself is src/http/plugins/errors.ts's not-found handler;
+ *   no answer); the 405 itself is src/http/plugins/error-answers.ts's not-found handler;
  * - a request with `Upgrade` (no protocol is offered): served as a plain request, with
  *   Connection: close. After such a request Node's parser stops reading the connection (a request
  *   pipelined behind it is dropped, a malformed one waits for the keep-alive timeout), so the
