@@ -263,8 +263,14 @@ describe('the expansion with several instances', () => {
     // No IMAGE_SOURCES: each source is recorded unavailable (refused), which shows it was claimed.
     const fetcher = new PhotoFetcher({ db: t.db, log, allowed: [], limits: SOURCE_LIMITS, store: new ImageStore('/nonexistent'), gate: new RenderGate(1), concurrency: 2, pollMs: 60_000 });
     fetcher.start();
+    // Until the database shows it all done: the offers are noted twice (by the import, then behind
+    // the backlog), and the second expansion sets their sources, unavailable by then, pending
+    // again, so the fetch count alone could be reached while a source still waits or is fetched.
+    const pendingLeft = async () => [...(await sources()).values()].includes('pending');
     try {
-      for (let i = 0; i < 600 && (fetcher.finished < 3 || (await notes()).length > 0); i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+      for (let i = 0; i < 600 && (fetcher.finished < 3 || (await notes()).length > 0 || (await pendingLeft())); i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
     } finally {
       await fetcher.stop();
     }
