@@ -90,11 +90,14 @@ export class OfferBatches {
   /** Words of the written offers already added to the search vocabulary. */
   private readonly vocabulary = new SearchVocabulary();
   /**
-   * The lowest id of the new offers written with each made slug, per organization (`org slug`),
-   * as their batches came back: a later new offer with a higher id that makes the same slug loses
-   * it at the import's end, so it is inserted with the slug it will get instead.
+   * The made slugs already written, per organization (`org slug`), in the order offers are
+   * written (the bundle's): the first new offer of the bundle that makes a slug takes it (E12), so
+   * a later one is inserted with the suffixed slug it will get instead, and no row is written twice.
+   * An offer that turns out to be stored (it keeps its slug) claims too: a later new offer then
+   * takes its suffixed slug at once, and should the plain one still be free, the import's end
+   * writes it over (rare: it needs a stored offer of the same title and city that has another slug).
    */
-  private readonly madeBy = new Map<string, string>();
+  private readonly claimed = new Set<string>();
   /** Record numbers of offers that came before an entity they link to (read again in pass 2), in file order. */
   readonly deferred: number[] = [];
 
@@ -228,8 +231,9 @@ export class OfferBatches {
     const drafts = written.map((c) => c.queued.draft!);
     for (const d of drafts) {
       if (d.made_slug === null) continue;
-      const first = this.madeBy.get(`${d.organization_id} ${d.made_slug}`);
-      if (first !== undefined && first < d.offer_id) d.made_slug_written = suffixedMadeSlug(d.made_slug, d.offer_id);
+      const key = `${d.organization_id} ${d.made_slug}`;
+      if (this.claimed.has(key)) d.made_slug_written = suffixedMadeSlug(d.made_slug, d.offer_id);
+      else this.claimed.add(key);
     }
     ctx.counts.accept('offers', drafts.length);
     // The price history is appended right behind the rows (it reads and updates them), for the
@@ -243,12 +247,8 @@ export class OfferBatches {
     const writing =
       drafts.length > 0
         ? upsertOffers(ctx.db, drafts).then(async (counts) => {
-            for (const m of counts.madeSlugs) {
-              const key = `${m.organization_id} ${m.slug}`;
-              const first = this.madeBy.get(key);
-              if (first === undefined || m.offer_id < first) this.madeBy.set(key, m.offer_id);
-            }
             const changed = new Set(counts.written);
+            const recordOf = new Map(written.map(({ queued: q }) => [q.record.offer_id, q.recordNo]));
             const newPhotoLists = new Set(counts.newPhotoLists);
             const noted: string[] = [];
             const known: string[] = [];
@@ -262,7 +262,13 @@ export class OfferBatches {
               noteMadeSlugs(
                 ctx.db,
                 'offer',
-                counts.madeSlugs.map((m) => ({ entityId: m.offer_id, organizationId: m.organization_id, slug: m.slug, written: m.written })),
+                counts.madeSlugs.map((m) => ({
+                  entityId: m.offer_id,
+                  organizationId: m.organization_id,
+                  slug: m.slug,
+                  written: m.written,
+                  place: recordOf.get(m.offer_id)!,
+                })),
               ),
               noted.length > 0 ? notePhotoOffers(ctx.db, noted) : undefined,
               known.length > 0 ? this.retryUnavailable(known) : undefined,

@@ -48,9 +48,9 @@ export interface OfferRowDraft {
   made_slug: string | null;
   /**
    * The slug the insert writes instead of made_slug, or null: made_slug's first suffixed form, when
-   * another new offer of this import with a lower id made the same slug (it loses the made slug at
-   * the import's end, and the first of its later rounds gives it this one: its row is then not
-   * written again). The offer is still noted with made_slug.
+   * an offer before it in the bundle made the same slug (it loses the made slug at the import's
+   * end, and the first of its later rounds gives it this one: its row is then not written again).
+   * The offer is still noted with made_slug.
    */
   made_slug_written: string | null;
   /**

@@ -72,7 +72,7 @@ export function madeOfferSlug(text: string): string | undefined {
 
 /**
  * A made slug with the first suffix of step 3's later rounds (SUFFIX_LENGTHS[1] hex digits of the
- * id), as write.ts's rounds make it: what an offer that loses its made slug to a lower id gets,
+ * id), as write.ts's rounds make it: what an offer that loses its made slug to an earlier one gets,
  * unless that too is taken.
  */
 export function suffixedMadeSlug(made: string, id: string): string {

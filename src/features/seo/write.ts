@@ -10,17 +10,21 @@
  *      current one keeps resolving;
  *   3. an entity still without a slug (new, and its record gave none) gets one made from its title
  *      and city (offers) or name (investments); when that is taken, a suffix of its id's first hex
- *      digits (6, then 12, then all 32) makes it unique.
+ *      digits (6, then 12, then all 32) makes it unique. Among new offers that make the same slug,
+ *      the first in the bundle takes it; among investments (made here, at the end, where the
+ *      bundle's order is not known), the one with the lowest id.
  *
  * A new offer is inserted with its made slug already (src/features/offers/write.ts), and noted
- * with that slug (noteMadeSlugs), so that step 3 does not write every new row a second time: the
- * end keeps the made slugs that step 3's first round would give (settleMadeSlugs) and marks the
- * others lost; those go through step 3's later rounds as if they had been inserted without one,
- * their row written once more, with the suffixed slug. An offer the import knew would lose (a new
- * offer with a lower id had made the same slug in an earlier batch) is inserted with the first
- * suffixed slug instead, still noted with its made slug: when the later round gives it that slug,
- * its row is not written again. The end reads the made slugs from the notes, never from the rows:
- * an offer's jsonb body is not read again (it is large, out of line).
+ * with that slug and its record's number (noteMadeSlugs), so that step 3 does not write every new
+ * row a second time: the end keeps the made slugs that step 3's first round would give
+ * (settleMadeSlugs) and marks the others lost; those go through step 3's later rounds as if they
+ * had been inserted without one. The command writes offers in the bundle's order and knows which
+ * made slugs it has written, so an offer whose made slug an earlier one took is inserted with the
+ * first suffixed slug, still noted with its made slug: when the later round gives it that slug, its
+ * row is not written again. A row is written a second time only when its made slug was taken by
+ * an old or given slug, or by a stored offer of the same title and city. The end reads the made
+ * slugs from the notes, never from the rows: an offer's jsonb body is not read again (it is large,
+ * out of line).
  *
  * A record that gives no slug keeps the stored one (a title change keeps the slug). A changed slug
  * of a stored entity is a change of it: the offer's version grows, and its updated_at (and the
@@ -92,12 +96,13 @@ export async function createImportSlugTables(db: Kysely<Database>): Promise<void
   await sql`create temporary table import_given_slugs (
     kind text not null, entity_id uuid not null, organization_id uuid not null, given text not null,
     record_no integer not null, path text not null) on commit drop`.execute(db);
-  // written: the slug the row was inserted with (the made slug, or its first suffixed form when the
-  // import knew it would lose it). lost: the made slug is not the one step 3's first round gives,
-  // and no later round has given the entity its slug yet.
+  // written: the slug the row was inserted with (the made slug, or its first suffixed form when an
+  // offer before it in the bundle had made the same). place: the record's number, the order in
+  // which new offers take a made slug. lost: the made slug is not the one step 3's first round
+  // gives, and no later round has given the entity its slug yet.
   await sql`create temporary table import_made_slugs (
     kind text not null, entity_id uuid not null, organization_id uuid not null, slug text not null,
-    written text not null, lost boolean not null default false) on commit drop`.execute(db);
+    written text not null, place integer not null, lost boolean not null default false) on commit drop`.execute(db);
   // By id: the later rounds mark the lost ones they settle (thousands in a first import).
   await sql`create index on import_made_slugs (entity_id)`.execute(db);
 }
@@ -108,14 +113,16 @@ export interface MadeSlug {
   readonly organizationId: string;
   readonly slug: string;
   readonly written: string;
+  /** Its record's number in the bundle: the first of the new entities that make a slug takes it. */
+  readonly place: number;
 }
 
 /** Notes new entities this import inserted with their made slug (judged at the end by settleMadeSlugs). */
 export async function noteMadeSlugs(db: Kysely<Database>, kind: SlugKind, made: readonly MadeSlug[]): Promise<void> {
   if (made.length === 0) return;
-  await sql`insert into import_made_slugs (kind, entity_id, organization_id, slug, written)
+  await sql`insert into import_made_slugs (kind, entity_id, organization_id, slug, written, place)
     select ${kind}, * from unnest(${made.map((m) => m.entityId)}::uuid[], ${made.map((m) => m.organizationId)}::uuid[],
-      ${made.map((m) => m.slug)}::text[], ${made.map((m) => m.written)}::text[])`.execute(db);
+      ${made.map((m) => m.slug)}::text[], ${made.map((m) => m.written)}::text[], ${made.map((m) => m.place)}::integer[])`.execute(db);
 }
 
 export async function noteGivenSlugs(db: Kysely<Database>, given: readonly GivenSlug[]): Promise<void> {
@@ -195,7 +202,7 @@ function applyGivenSlugs(db: Kysely<Database>, kind: SlugKind): Promise<number> 
 /**
  * Step 3, one round: the entities of these organizations without a slug take their made slug
  * with `suffix` hex digits of their id (0: none) where it is free; among several that would take
- * the same, the first by id. With `lost`, the import's lost made slugs (settleMadeSlugs) count as
+ * the same, the first by id (for suffixed ones the same digits of two ids: about never). With `lost`, the import's lost made slugs (settleMadeSlugs) count as
  * no slug: their made slug is the noted one, and a round that gives them one writes it over it.
  */
 async function makeSlugsRound(db: Kysely<Database>, kind: SlugKind, organizationIds: readonly string[], suffix: number, lost: boolean): Promise<void> {
@@ -236,11 +243,13 @@ function lostMadeSlugs(kind: SlugKind, candidate: RawBuilder<unknown>): RawBuild
 /**
  * Before step 3: the entities inserted with their made slug keep it when step 3's first round would
  * give it to them: no slug of the organization (current or old, given in this import included) is
- * the same, and no other entity competing for it (noted, or without a slug) has a lower id. Those
- * are kept in `slugs`; the others are marked lost, and step 3's later rounds write theirs over it.
- * The noted slug is the one made from the record's title and city, the same text the row's
- * offer_data gives (both are strings or absent); the row holds it, or its first suffixed form when
- * a new offer with a lower id was known to make it too (that one competes here, so this one loses).
+ * the same, and no other new entity that made it comes before it in the bundle (an entity without
+ * a slug, not noted, comes after the noted ones, by id). Those are kept in `slugs`; the others are
+ * marked lost, and step 3's later rounds write theirs over it. The noted slug is the one made from
+ * the record's title and city, the same text the row's offer_data gives (both are strings or
+ * absent); the row holds it, or its first suffixed form when an offer before it in the bundle had
+ * made it too. Such an offer loses here unless that one turned out to be stored (it claimed the
+ * slug in the command, but a stored offer keeps its own): then its row is given the made slug now.
  * Returns how many lost.
  */
 async function settleMadeSlugs(db: Kysely<Database>, kind: SlugKind, organizationIds: readonly string[]): Promise<number> {
@@ -248,23 +257,28 @@ async function settleMadeSlugs(db: Kysely<Database>, kind: SlugKind, organizatio
   const made = madeSlug(SOURCE_TEXT[kind], kind);
   const result = await sql<{ lost: number }>`
     with competing as (
-      select m.organization_id, m.entity_id, m.slug as made, true as noted
+      select m.organization_id, m.entity_id, m.slug as made, m.written, m.place, true as noted
       from import_made_slugs m
       where m.kind = ${kind}
       union all
-      select t.organization_id, t.${id}, ${made}, false
+      select t.organization_id, t.${id}, ${made}, null, null, false
       from ${table} as t
       where t.organization_id = any(${[...organizationIds]}::uuid[]) and t.slug is null
     ),
     judged as (
       select c.*, c.noted
-        and row_number() over (partition by c.organization_id, c.made order by c.entity_id) = 1
+        and row_number() over (partition by c.organization_id, c.made order by c.place nulls last, c.entity_id) = 1
         and not exists (select 1 from slugs s where s.organization_id = c.organization_id and s.kind = ${kind} and s.slug = c.made) as keeps
       from competing c
     ),
     kept as (
       insert into slugs (organization_id, kind, slug, entity_id)
       select organization_id, ${kind}, made, entity_id from judged where keeps
+    ),
+    given_back as (
+      update ${table} as t set slug = j.made
+      from judged j
+      where j.keeps and j.written <> j.made and t.${id} = j.entity_id
     ),
     lost as (
       update import_made_slugs as m set lost = true

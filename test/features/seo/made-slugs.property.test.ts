@@ -8,11 +8,13 @@
  *   - a new offer without one takes its made slug (title and city, 'offer' when nothing is left)
  *     plus a suffix of 0, 6, 12 or 32 hex digits of its id, the shortest that is free: not any
  *     slug of the organization (current or old, given in the same import included), and among new
- *     offers wanting the same, the one with the lowest id takes it;
+ *     offers wanting the same made slug, the first in the bundle takes it (a suffixed one: the
+ *     lowest id, should two ids share the digits);
  *   - a stored offer keeps its slug whatever its title becomes.
- * The import inserts new offers with their made slug (or, when a lower id made the same in an
- * earlier batch, its suffixed form) and settles clashes at its end; this checks that doing so
- * gives what the rounds above give, in one batch and in batches of one or two offers.
+ * The import inserts new offers with their made slug (or, when an offer before it in the bundle
+ * made the same, its suffixed form) and settles clashes at its end; this checks that doing so
+ * gives what the rounds above give, in one batch and in batches of one or two offers, also when a
+ * stored offer before a new one makes the same slug but holds another (the new one takes it).
  */
 import fc from 'fast-check';
 import { sql } from 'kysely';
@@ -57,14 +59,19 @@ interface Model {
   readonly current: Map<string, string>;
 }
 
-/** The rounds of the rules over the new offers without a given slug (made: each one's made slug). */
+/**
+ * The rounds of the rules over the new offers without a given slug (made: each one's made slug, in
+ * the bundle's order).
+ */
 function makeSlugs(model: Model, made: Map<string, string>): void {
-  let waiting = [...made.keys()].sort();
+  let waiting = [...made.keys()];
   for (const suffix of SUFFIX_LENGTHS) {
     const next: string[] = [];
+    // The first round visits the offers in the bundle's order, the later ones by id, so the
+    // first to want a free slug is the first in the bundle (the lowest id for a suffixed one).
+    if (suffix > 0) waiting.sort();
     for (const id of waiting) {
       const candidate = suffix === 0 ? made.get(id)! : `${made.get(id)!}-${id.replace(/-/g, '').slice(0, suffix)}`;
-      // Ids are visited in order, so the first to want a free slug has the lowest id.
       if (model.taken.has(candidate)) next.push(id);
       else {
         model.taken.set(candidate, id);
@@ -77,12 +84,12 @@ function makeSlugs(model: Model, made: Map<string, string>): void {
 }
 
 describe('made slugs', () => {
-  it('are what the rules give: the shortest free suffix, the lowest id first, given and old slugs never taken', async () => {
+  it('are what the rules give: the shortest free suffix, the first in the bundle first, given and old slugs never taken', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.uniqueArray(fc.uuid(), { minLength: OFFERS, maxLength: OFFERS }),
         fc.array(fc.array(offerStep, { minLength: OFFERS, maxLength: OFFERS }), { minLength: 1, maxLength: 4 }),
-        // Small batches: a new offer whose made slug a lower id made in an earlier batch is inserted
+        // Small batches: a new offer whose made slug an earlier offer made in an earlier batch is inserted
         // with its suffixed slug (offer-batches.ts); one batch: settled at the end only.
         fc.constantFrom(undefined, 1, 2),
         async (upperIds, steps, batchSize) => {
@@ -117,7 +124,8 @@ describe('made slugs', () => {
                 select offer_id::text as offer_id,
                   coalesce(nullif(ecs_slug(coalesce(offer_data->>'title', '') || ' ' || coalesce(offer_data->>'address_city', '')), ''), 'offer') as made
                 from offers where offer_id = any(${fresh}::uuid[])`.execute(t.db.db);
-              makeSlugs(model, new Map(made.rows.map((r) => [r.offer_id, r.made])));
+              const madeOf = new Map(made.rows.map((r) => [r.offer_id, r.made]));
+              makeSlugs(model, new Map(fresh.map((id) => [id, madeOf.get(id)!])));
             }
             const stored = await sql<{ offer_id: string; slug: string | null }>`select offer_id::text as offer_id, slug from offers`.execute(t.db.db);
             expect(new Map(stored.rows.map((r) => [r.offer_id, r.slug]))).toEqual(model.current);

@@ -42,13 +42,16 @@ const slugOf = async (kind: 'offers' | 'investments', id: string) =>
   ).rows[0]!.slug;
 
 describe('slugs made by the import', () => {
-  it('are made from title and city, transliterated, unique within the organization', async () => {
+  it('are made from title and city, transliterated, unique within the organization (the first in the bundle takes the plain one)', async () => {
     const { bundle, ids } = bundleWithKey();
-    await importAndSee(t, bundle);
+    // The later offer of the two has the lower id: the bundle's order decides, not the id.
     const [a, b, c] = ids.offers.map((id) => id);
-    const first = [a!, b!].sort();
-    expect(await slugOf('offers', first[0]!)).toBe('przestronne-mieszkanie-lodz-srodmiescie-lodz');
-    expect(await slugOf('offers', first[1]!)).toBe(`przestronne-mieszkanie-lodz-srodmiescie-lodz-${first[1]!.replace(/-/g, '').slice(0, 6)}`);
+    const [low, high] = [a!, b!].sort();
+    bundle.offers![0]!.offer_id = high!;
+    bundle.offers![1]!.offer_id = low!;
+    await importAndSee(t, bundle);
+    expect(await slugOf('offers', high!)).toBe('przestronne-mieszkanie-lodz-srodmiescie-lodz');
+    expect(await slugOf('offers', low!)).toBe(`przestronne-mieszkanie-lodz-srodmiescie-lodz-${low!.replace(/-/g, '').slice(0, 6)}`);
     expect(await slugOf('offers', c!)).toBe('dom-z-ogrodem-lodz');
     expect(await slugOf('investments', ids.investment)).toBe('osiedle');
 
@@ -75,6 +78,29 @@ describe('slugs made by the import', () => {
     expect(before.offers.filter((o) => /-[0-9a-f]{6}$/.test(o.slug))).toHaveLength(1);
     expect((await importAndSee(t, bundle)).changed).toBe(false);
     expect(await state()).toEqual(before);
+  });
+
+  it('a new offer takes a made slug that a stored offer before it in the bundle makes but does not hold', async () => {
+    const { bundle, ids } = bundleWithKey();
+    // The third offer holds a given slug; its title and city make 'dom-z-ogrodem-lodz', free.
+    bundle.offers![2]!.slug = 'ogrod';
+    await importAndSee(t, bundle);
+    expect(await slugOf('offers', ids.offers[2]!)).toBe('ogrod');
+    // Next day a new offer of the same title and city comes after it: the stored one keeps its
+    // slug, so the made slug is the new one's, although the command wrote it suffixed first.
+    delete bundle.offers![2]!.slug;
+    const fresh = structuredClone(bundle.offers![2]!);
+    const freshId = randomUUID();
+    fresh.offer_id = freshId;
+    fresh.external_id = 'fresh';
+    bundle.offers!.push(fresh);
+    const report = await importAndSee(t, bundle);
+    expect(report.counts.offers).toMatchObject({ created: 1, changed: 0 });
+    expect(await slugOf('offers', ids.offers[2]!)).toBe('ogrod');
+    expect(await slugOf('offers', freshId)).toBe('dom-z-ogrodem-lodz');
+    expect((await resolve('offer', 'dom-z-ogrodem-lodz')).json()).toEqual({ kind: 'offer', id: freshId, slug: 'dom-z-ogrodem-lodz' });
+    const version = await sql<{ version: number }>`select version from offers where offer_id = ${freshId}`.execute(t.db.db);
+    expect(version.rows[0]!.version).toBe(1);
   });
 
   it('stay when the title changes; a given slug replaces it, the old one keeps resolving, and it is a change', async () => {
