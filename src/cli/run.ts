@@ -5,23 +5,7 @@
  * never a stack trace; with --json stdout holds one JSON document (the result, or {"error": ...}).
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { ImportRejectedError } from '../import/index.js';
-import { demoCommand } from './commands/demo.js';
-import { feedPurgeCommand } from '../features/change-feed/cli.js';
-import { importCommand } from './commands/import.js';
-import { keysCreateCommand, keysListCommand, keysSetActiveCommand } from '../features/access/cli.js';
-import { migrateCommand } from './commands/migrate.js';
-import { mirrorCommand } from '../features/mirror/cli.js';
-import { websitesListCommand, websitesScopeCommand } from '../features/access/cli.js';
-import { transparencyDisableCommand, transparencyEnableCommand, transparencyStatusCommand } from '../features/transparency/cli.js';
-import { websitesUrlsCommand } from '../features/seo/cli.js';
-import {
-  webhooksAddCommand,
-  webhooksDeliveriesCommand,
-  webhooksListCommand,
-  webhooksRemoveCommand,
-  webhooksTestCommand,
-} from '../features/webhooks/cli.js';
+import { ImportRejectedError } from '../import/import-errors.js';
 import { describeError, type CliIo } from './context.js';
 import { json } from './output.js';
 
@@ -71,7 +55,7 @@ function buildProgram(io: CliIo, seen: { json: boolean }): Command {
     .option('--prune', 'make active offers of the bundle\'s organizations that the bundle does not contain inactive')
     .addOption(new Option('--format <format>', 'file format').choices(['auto', 'json', 'ndjson']).default('auto'))
     .option('--json', JSON_HELP)
-    .action((file: string, options) => importCommand(io, file, options));
+    .action(async (file: string, options) => (await import('./commands/import.js')).importCommand(io, file, options));
 
   program
     .command('mirror')
@@ -86,7 +70,7 @@ function buildProgram(io: CliIo, seen: { json: boolean }): Command {
     .addOption(new Option('--retry-delay-ms <ms>', 'first backoff step').argParser(wholeNumber(0, 600_000)).hideHelp())
     .addOption(new Option('--retry-after-cap-ms <ms>', 'longest Retry-After honoured').argParser(wholeNumber(0, 3_600_000)).hideHelp())
     .option('--json', JSON_HELP)
-    .action((options) => mirrorCommand(io, options));
+    .action(async (options) => (await import('../features/mirror/cli.js')).mirrorCommand(io, options));
 
   const keys = program.command('keys').description('manage API keys');
   keys
@@ -96,25 +80,25 @@ function buildProgram(io: CliIo, seen: { json: boolean }): Command {
     .option('--label <label>', 'a note to tell keys apart')
     .option('--expires-at <time>', 'RFC 3339 date-time after which the key is refused')
     .option('--json', JSON_HELP)
-    .action((options) => keysCreateCommand(io, options));
+    .action(async (options) => (await import('../features/access/cli.js')).keysCreateCommand(io, options));
   keys
     .command('list')
     .description('list API keys (never the keys themselves)')
     .option('--website <id>', 'only the keys of this website')
     .option('--json', JSON_HELP)
-    .action((options) => keysListCommand(io, options));
+    .action(async (options) => (await import('../features/access/cli.js')).keysListCommand(io, options));
   keys
     .command('deactivate')
     .description('switch a key off (takes effect within 5 seconds)')
     .argument('<key_id>')
     .option('--json', JSON_HELP)
-    .action((keyId: string, options) => keysSetActiveCommand(io, keyId, false, options));
+    .action(async (keyId: string, options) => (await import('../features/access/cli.js')).keysSetActiveCommand(io, keyId, false, options));
   keys
     .command('activate')
     .description('switch a key on again')
     .argument('<key_id>')
     .option('--json', JSON_HELP)
-    .action((keyId: string, options) => keysSetActiveCommand(io, keyId, true, options));
+    .action(async (keyId: string, options) => (await import('../features/access/cli.js')).keysSetActiveCommand(io, keyId, true, options));
 
   const websites = program.command('websites').description('list websites and set what each one sees (its scope)');
   websites
@@ -122,7 +106,7 @@ function buildProgram(io: CliIo, seen: { json: boolean }): Command {
     .description('list websites with their keys (active/all) and scope')
     .option('--organization <id>', 'only the websites of this organization')
     .option('--json', JSON_HELP)
-    .action((options) => websitesListCommand(io, options));
+    .action(async (options) => (await import('../features/access/cli.js')).websitesListCommand(io, options));
   websites
     .command('scope')
     .description(
@@ -136,7 +120,7 @@ function buildProgram(io: CliIo, seen: { json: boolean }): Command {
     .option('--offer-type <type...>', 'only offers of these types (e.g. APARTMENT_SALES)')
     .option('--clear', 'remove the scope: the website sees its whole organization')
     .option('--json', JSON_HELP)
-    .action((options) => websitesScopeCommand(io, options));
+    .action(async (options) => (await import('../features/access/cli.js')).websitesScopeCommand(io, options));
   const transparency = program
     .command('transparency')
     .description("turn an organization's public price-transparency dataset (dane.gov.pl) on and off");
@@ -146,19 +130,19 @@ function buildProgram(io: CliIo, seen: { json: boolean }): Command {
     .requiredOption('--organization <id>', 'organization id')
     .requiredOption('--public-url <url>', 'the address the service is reached at from outside (the XML names the files under it)')
     .option('--json', JSON_HELP)
-    .action((options) => transparencyEnableCommand(io, options));
+    .action(async (options) => (await import('../features/transparency/cli.js')).transparencyEnableCommand(io, options));
   transparency
     .command('disable')
     .description('stop publishing the dataset (its paths answer 404)')
     .requiredOption('--organization <id>', 'organization id')
     .option('--json', JSON_HELP)
-    .action((options) => transparencyDisableCommand(io, options));
+    .action(async (options) => (await import('../features/transparency/cli.js')).transparencyDisableCommand(io, options));
   transparency
     .command('status')
     .description('each organization: dataset on or off, its public URL, what its developer data lacks')
     .option('--organization <id>', 'only this organization')
     .option('--json', JSON_HELP)
-    .action((options) => transparencyStatusCommand(io, options));
+    .action(async (options) => (await import('../features/transparency/cli.js')).transparencyStatusCommand(io, options));
   websites
     .command('urls')
     .description(
@@ -170,7 +154,7 @@ function buildProgram(io: CliIo, seen: { json: boolean }): Command {
     .option('--investment <template>', "an investment's address, with {slug} (e.g. 'https://www.agency.pl/inwestycja/{slug}')")
     .option('--clear', 'remove both templates')
     .option('--json', JSON_HELP)
-    .action((options) => websitesUrlsCommand(io, options));
+    .action(async (options) => (await import('../features/seo/cli.js')).websitesUrlsCommand(io, options));
   const webhooks = program.command('webhooks').description('manage webhook endpoints (the running service sends the messages)');
   webhooks
     .command('add')
@@ -178,25 +162,25 @@ function buildProgram(io: CliIo, seen: { json: boolean }): Command {
     .requiredOption('--website <id>', 'website id')
     .requiredOption('--url <url>', 'http:// or https:// URL that receives the POSTs')
     .option('--json', JSON_HELP)
-    .action((options) => webhooksAddCommand(io, options));
+    .action(async (options) => (await import('../features/webhooks/cli.js')).webhooksAddCommand(io, options));
   webhooks
     .command('list')
     .description('list webhook endpoints (never their secrets)')
     .option('--website <id>', 'only the endpoints of this website')
     .option('--json', JSON_HELP)
-    .action((options) => webhooksListCommand(io, options));
+    .action(async (options) => (await import('../features/webhooks/cli.js')).webhooksListCommand(io, options));
   webhooks
     .command('remove')
     .description('remove an endpoint and its delivery log')
     .argument('<endpoint_id>')
     .option('--json', JSON_HELP)
-    .action((endpointId: string, options) => webhooksRemoveCommand(io, endpointId, options));
+    .action(async (endpointId: string, options) => (await import('../features/webhooks/cli.js')).webhooksRemoveCommand(io, endpointId, options));
   webhooks
     .command('test')
     .description('queue a webhook.test message for an endpoint')
     .argument('<endpoint_id>')
     .option('--json', JSON_HELP)
-    .action((endpointId: string, options) => webhooksTestCommand(io, endpointId, options));
+    .action(async (endpointId: string, options) => (await import('../features/webhooks/cli.js')).webhooksTestCommand(io, endpointId, options));
   webhooks
     .command('deliveries')
     .description('the delivery log, newest first')
@@ -204,25 +188,25 @@ function buildProgram(io: CliIo, seen: { json: boolean }): Command {
     .option('--endpoint <id>', 'only the deliveries to this endpoint')
     .option('--limit <n>', 'how many (default 50)')
     .option('--json', JSON_HELP)
-    .action((options) => webhooksDeliveriesCommand(io, options));
+    .action(async (options) => (await import('../features/webhooks/cli.js')).webhooksDeliveriesCommand(io, options));
   const feed = program.command('feed').description('the change feed (GET /api/v1/changes)');
   feed
     .command('purge')
     .description('drop change-feed deletes older than FEED_RETENTION_DAYS now (every import does it too)')
     .option('--json', JSON_HELP)
-    .action((options) => feedPurgeCommand(io, options));
+    .action(async (options) => (await import('../features/change-feed/cli.js')).feedPurgeCommand(io, options));
 
   program
     .command('demo')
     .description('load the demo data set and print a working API key')
     .option('--json', JSON_HELP)
-    .action((options) => demoCommand(io, options));
+    .action(async (options) => (await import('./commands/demo.js')).demoCommand(io, options));
 
   program
     .command('migrate')
     .description('bring the database schema up to date')
     .option('--json', JSON_HELP)
-    .action((options) => migrateCommand(io, options));
+    .action(async (options) => (await import('./commands/migrate.js')).migrateCommand(io, options));
 
   return program;
 }
