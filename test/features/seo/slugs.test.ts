@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, get, type TestApp } from '../../helpers/app.js';
-import { importAndSee, problemsOf, resetDatabase, smallBundle, type Bundle } from '../../import/helpers.js';
+import { importAndSee, importText, problemsOf, resetDatabase, smallBundle, toNdjson, type Bundle } from '../../import/helpers.js';
 
 const KEY = 'ecs_slug_test_key_0123456789abcdefghijklmnop';
 
@@ -101,6 +101,24 @@ describe('slugs made by the import', () => {
     expect((await resolve('offer', 'dom-z-ogrodem-lodz')).json()).toEqual({ kind: 'offer', id: freshId, slug: 'dom-z-ogrodem-lodz' });
     const version = await sql<{ version: number }>`select version from offers where offer_id = ${freshId}`.execute(t.db.db);
     expect(version.rows[0]!.version).toBe(1);
+  });
+
+  it('an offer that waited for an investment after it in the file still counts where it stands in the file', async () => {
+    const { bundle, ids } = bundleWithKey();
+    // NDJSON: the first offer (it links to the investment) comes before every entity, so it is
+    // written in the second pass, after the second offer, which makes the same slug.
+    const lines = toNdjson(bundle).trim().split('\n');
+    const first = lines.find((l) => l.includes(ids.offers[0]!))!;
+    const text = [first, ...lines.filter((l) => l !== first)].join('\n') + '\n';
+    try {
+      await importText(t.db.db, 'waits.ndjson', text, { batchSize: 1 });
+    } finally {
+      await t.app.contentVersion.refresh();
+    }
+    expect(await slugOf('offers', ids.offers[0]!)).toBe('przestronne-mieszkanie-lodz-srodmiescie-lodz');
+    expect(await slugOf('offers', ids.offers[1]!)).toBe(
+      `przestronne-mieszkanie-lodz-srodmiescie-lodz-${ids.offers[1]!.replace(/-/g, '').slice(0, 6)}`,
+    );
   });
 
   it('stay when the title changes; a given slug replaces it, the old one keeps resolving, and it is a change', async () => {
