@@ -236,9 +236,10 @@ export class OfferBatches {
       else this.claimed.add(key);
     }
     ctx.counts.accept('offers', drafts.length);
-    // The price history is appended right behind the rows (it reads and updates them), for the
-    // offers created or changed: an unchanged offer's prices are its latest entry's (only the
-    // import writes offers, and each write that changes prices appends an entry). Photos: the
+    // The price history is appended for the offers created or changed: an unchanged offer's
+    // prices are its latest entry's (only the import writes offers, and each write that changes
+    // prices appends an entry). A new offer without history gets its first entry from the upsert
+    // itself; the others right behind the rows (the statement reads and updates them). Photos: the
     // offers whose URL lists are new to the store are noted in the import's transaction (a row
     // of an id each; after it commits, the photo fetcher of a running instance inserts their
     // sources, as stored then, and fetches them: the import hashes and writes no source); of any
@@ -247,7 +248,9 @@ export class OfferBatches {
     const writing =
       drafts.length > 0
         ? upsertOffers(ctx.db, drafts).then(async (counts) => {
-            const changed = new Set(counts.written);
+            // Offers the upsert gave their first price entry are done (a first import: all of them).
+            const priced = new Set(counts.firstPrices);
+            const changed = new Set(counts.written.filter((id) => !priced.has(id)));
             const recordOf = new Map(written.map(({ queued: q }) => [q.record.offer_id, q.recordNo]));
             const newPhotoLists = new Set(counts.newPhotoLists);
             const noted: string[] = [];

@@ -8,7 +8,7 @@ import type { Database } from '../../db/database.js';
 import type { WriteCounts } from '../../db/upsert.js';
 import type { SearchVector } from './query/search-text.js';
 import { madeSlug } from '../seo/index.js';
-import { priceChangePct } from '../prices/index.js';
+import { firstPriceEntries, priceChangePct, ROW_PRICES } from '../prices/index.js';
 
 export interface OfferRowDraft {
   offer_id: string;
@@ -70,13 +70,15 @@ export interface OfferMadeSlug {
 
 /**
  * What an upsert of offers did: the counts, the offers it created or changed, those of them whose
- * photo and floor plan URLs were not stored on an active offer before, and the new offers inserted
- * with a made slug.
+ * photo and floor plan URLs were not stored on an active offer before, the new offers inserted
+ * with a made slug, and the new offers it gave their first price entry (extension E10; the other
+ * written offers' prices are for the price history's own statement).
  */
 export interface OfferWriteCounts extends WriteCounts {
   readonly written: string[];
   readonly newPhotoLists: string[];
   readonly madeSlugs: OfferMadeSlug[];
+  readonly firstPrices: string[];
 }
 
 const storedPrice = sql`(offers.offer_data->>'price')::numeric`;
@@ -143,11 +145,12 @@ export async function upsertOffers(db: Kysely<Database>, drafts: readonly OfferR
     written: [...a.written, ...b.written],
     newPhotoLists: [...a.newPhotoLists, ...b.newPhotoLists],
     madeSlugs: [...a.madeSlugs, ...b.madeSlugs],
+    firstPrices: [...a.firstPrices, ...b.firstPrices],
   };
 }
 
 async function upsertOfferRows(db: Kysely<Database>, drafts: readonly OfferRowDraft[], givenCreatedAt: boolean): Promise<OfferWriteCounts> {
-  if (drafts.length === 0) return { created: 0, changed: 0, written: [], newPhotoLists: [], madeSlugs: [] };
+  if (drafts.length === 0) return { created: 0, changed: 0, written: [], newPhotoLists: [], madeSlugs: [], firstPrices: [] };
   // The optional values travel only when a row of the batch has one (else the column is null in
   // the statement): most batches have none, and each parameter of each row costs the server's
   // parse and bind (15 typed parameters per row instead of 10 cost a first import of 20,000
@@ -173,7 +176,15 @@ async function upsertOfferRows(db: Kysely<Database>, drafts: readonly OfferRowDr
   // re-import of 20,000 offers spent about a second on slugs it threw away). ecs_translation_vector (SQL, not
   // inlined) is called only with translations: its executor costs about 5 µs even for null,
   // 0.1 s per 20,000 offers.
-  const result = await sql<{ offer_id: string; organization_id: string; created: boolean; made_slug: string | null; new_photo_lists: boolean }>`
+  const validFrom = given.has('prices_valid_from') ? sql`(select p.prices_valid_from from v as p where p.offer_id = w.offer_id)` : sql`null`;
+  const result = await sql<{
+    offer_id: string;
+    organization_id: string;
+    created: boolean;
+    made_slug: string | null;
+    new_photo_lists: boolean;
+    priced: boolean;
+  }>`
     with v as (
       select r.offer_id, r.organization_id, r.external_id, r.agent_id, r.branch_id, r.investment_id, r.is_active, r.data,
         r.created_at, r.search_vector, r.made_slug, ${sql.join(RARE_COLUMNS.map((c) => sql`${rareColumn(c)} as ${sql.ref(c.name)}`))}
@@ -181,7 +192,8 @@ async function upsertOfferRows(db: Kysely<Database>, drafts: readonly OfferRowDr
         is_active, data, created_at, search_vector, made_slug${sql.join(
           rare.map((c) => sql`, ${sql.ref(c.name)}`),
           sql``,
-        )}))
+        )})),
+    written as (
     insert into offers (offer_id, organization_id, external_id, agent_id, branch_id, investment_id, is_active,
                         offer_data, offer_data_json, created_at, updated_at, search_vector, ancillary,
                         translations, translation_vector, slug)
@@ -202,24 +214,30 @@ async function upsertOfferRows(db: Kysely<Database>, drafts: readonly OfferRowDr
       version = offers.version + 1, updated_at = now()
     where offers.organization_id = excluded.organization_id
       and (${sql.join(compared.map((c) => sql.ref(`offers.${c}`)))}) is distinct from (${sql.join(compared.map((c) => sql.ref(`excluded.${c}`)))})
-    returning offers.offer_id::text as offer_id, offers.organization_id::text as organization_id, (xmax = 0) as created,
-      case when xmax = 0 then offers.slug end as made_slug, (${NEW_PHOTO_LISTS}) as new_photo_lists`.execute(db);
+    returning offers.offer_id, offers.organization_id, (xmax = 0) as created,
+      case when xmax = 0 then offers.slug end as made_slug, (${NEW_PHOTO_LISTS}) as new_photo_lists, ${ROW_PRICES}),
+    first_prices as (${firstPriceEntries(sql`written`, validFrom)})
+    select w.offer_id::text as offer_id, w.organization_id::text as organization_id, w.created, w.made_slug, w.new_photo_lists,
+      f.offer_id is not null as priced
+    from written as w left join first_prices as f on f.offer_id = w.offer_id`.execute(db);
   let created = 0;
   const written: string[] = [];
   const newPhotoLists: string[] = [];
   const madeSlugs: OfferMadeSlug[] = [];
+  const firstPrices: string[] = [];
   const madeHere = new Map<string, string>();
   for (const d of drafts) if (d.made_slug !== null) madeHere.set(d.offer_id, d.made_slug);
   for (const row of result.rows) {
     written.push(row.offer_id);
     if (row.new_photo_lists) newPhotoLists.push(row.offer_id);
+    if (row.priced) firstPrices.push(row.offer_id);
     if (row.created) created += 1;
     if (row.made_slug !== null) {
       const slug = madeHere.get(row.offer_id) ?? row.made_slug;
       madeSlugs.push({ offer_id: row.offer_id, organization_id: row.organization_id, slug, written: row.made_slug });
     }
   }
-  return { created, changed: result.rows.length - created, written, newPhotoLists, madeSlugs };
+  return { created, changed: result.rows.length - created, written, newPhotoLists, madeSlugs, firstPrices };
 }
 
 /** Adds words to the search vocabulary (search_lexemes); a known word is kept as it is. */

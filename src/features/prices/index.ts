@@ -6,4 +6,4 @@
 export { ancillaryJson, ANCILLARY_KINDS, MAX_ANCILLARY, priceEntryDraft } from './model.js';
 export type { PriceEntryDraft } from './model.js';
 export { AncillaryPriceSchema, PriceEntrySchema, PriceHistorySchema } from './schemas.js';
-export { appendPriceHistory, priceChangePct, priceHistoryIsEmpty } from './write.js';
+export { appendPriceHistory, firstPriceEntries, priceChangePct, priceHistoryIsEmpty, ROW_PRICES } from './write.js';

@@ -162,6 +162,18 @@ describe('price history', () => {
     }
   });
 
+  it('an offer created again after its row was deleted by hand continues its history (no second first entry)', async () => {
+    const id = ids.offers[1]!;
+    const before = await stored();
+    await sql`delete from offers where offer_id = ${id}`.execute(t.db.db);
+    const report = await importObject(t.db.db, bundle);
+    expect(report.counts.offers.created).toBe(1);
+    expect(await stored()).toEqual(before);
+    data(1).price = (data(1).price as number) - 10000;
+    await importObject(t.db.db, bundle);
+    expect((await items(id)).map((e) => e.price)).toEqual([data(1).price as number + 10000, data(1).price]);
+  });
+
   it('same key, tenancy and 404 as GET offer', async () => {
     const id = ids.offers[0]!;
     expect((await history(id, KEYS.activeA1)).statusCode).toBe(404); // another organization's key
