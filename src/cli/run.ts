@@ -27,6 +27,11 @@ const uuidOption = (value: string): string => {
   return value.toLowerCase();
 };
 
+/**
+ * The commands. Each action imports its command's module when it runs, so a command loads only
+ * the code it uses: an import does not load the mirror's, the webhooks' or the transparency
+ * files' modules (the process started with about 14 MB more resident memory when it did).
+ */
 function buildProgram(io: CliIo, seen: { json: boolean }): Command {
   const program = new Command('estate-content')
     .description(
