@@ -22,9 +22,10 @@
  * made slugs it has written, so an offer whose made slug an earlier one took is inserted with the
  * first suffixed slug, still noted with its made slug: when the later round gives it that slug, its
  * row is not written again. A row is written a second time only when its made slug was taken by
- * an old or given slug, or by a stored offer of the same title and city. The end reads the made
- * slugs from the notes, never from the rows: an offer's jsonb body is not read again (it is large,
- * out of line).
+ * an old or given slug, or by a stored offer of the same title and city, or when a stored offer
+ * before it made the same slug but holds another (settleMadeSlugs gives it back). The end reads
+ * the made slugs from the notes, never from the rows: an offer's jsonb body is not read again (it
+ * is large, out of line).
  *
  * A record that gives no slug keeps the stored one (a title change keeps the slug). A changed slug
  * of a stored entity is a change of it: the offer's version grows, and its updated_at (and the
@@ -202,8 +203,9 @@ function applyGivenSlugs(db: Kysely<Database>, kind: SlugKind): Promise<number> 
 /**
  * Step 3, one round: the entities of these organizations without a slug take their made slug
  * with `suffix` hex digits of their id (0: none) where it is free; among several that would take
- * the same, the first by id (for suffixed ones the same digits of two ids: about never). With `lost`, the import's lost made slugs (settleMadeSlugs) count as
- * no slug: their made slug is the noted one, and a round that gives them one writes it over it.
+ * the same, the first by id (for suffixed ones the same digits of two ids: about never). With
+ * `lost`, the import's lost made slugs (settleMadeSlugs) count as no slug: their made slug is the
+ * noted one, and a round that gives them one writes it over it.
  */
 async function makeSlugsRound(db: Kysely<Database>, kind: SlugKind, organizationIds: readonly string[], suffix: number, lost: boolean): Promise<void> {
   const { table, id } = TABLE[kind];

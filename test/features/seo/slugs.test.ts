@@ -110,11 +110,8 @@ describe('slugs made by the import', () => {
     const lines = toNdjson(bundle).trim().split('\n');
     const first = lines.find((l) => l.includes(ids.offers[0]!))!;
     const text = [first, ...lines.filter((l) => l !== first)].join('\n') + '\n';
-    try {
-      await importText(t.db.db, 'waits.ndjson', text, { batchSize: 1 });
-    } finally {
-      await t.app.contentVersion.refresh();
-    }
+    // Read back through SQL only: no answer of the app (and its cache) is involved.
+    await importText(t.db.db, 'waits.ndjson', text, { batchSize: 1 });
     expect(await slugOf('offers', ids.offers[0]!)).toBe('przestronne-mieszkanie-lodz-srodmiescie-lodz');
     expect(await slugOf('offers', ids.offers[1]!)).toBe(
       `przestronne-mieszkanie-lodz-srodmiescie-lodz-${ids.offers[1]!.replace(/-/g, '').slice(0, 6)}`,
