@@ -2,10 +2,11 @@
  * The load driver: runs autocannon against one server with a pool of distinct requests, a
  * warm-up that is thrown away, and a bounded measured run; it keeps every latency (autocannon's
  * own histogram has 1 ms resolution, too coarse for a 17-byte floor), counts status codes and
- * connection errors, and samples the server's resident memory meanwhile.
+ * connection errors, samples the server's resident memory meanwhile, and charges the server's CPU
+ * time over the measured part to its answers.
  */
 import autocannon from 'autocannon';
-import { RssSampler } from './processes.js';
+import { procCpuSeconds, RssSampler } from './processes.js';
 
 export interface RequestSpec {
   readonly method: 'GET' | 'POST';
@@ -28,6 +29,8 @@ export interface LoadOptions {
   readonly expectedStatus: number;
   /** Process whose resident memory is sampled during the measured run. */
   readonly rssPid?: number;
+  /** The server's process, whose CPU time over the measured run is divided by its answers. */
+  readonly cpuPid?: number;
 }
 
 export interface LoadResult {
@@ -49,6 +52,12 @@ export interface LoadResult {
   readonly bytesPerResponse: number;
   readonly megabytesPerSecond: number;
   readonly peakRssKb: number | undefined;
+  /**
+   * The server's CPU time (user + system, every thread) per answer of the measured run, in
+   * microseconds; undefined without cpuPid or /proc. Unlike requests/s, it does not depend on how the
+   * machine's cores are shared between the server and the load generator.
+   */
+  readonly cpuMicrosPerAnswer: number | undefined;
 }
 
 /**
@@ -127,10 +136,12 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const allStatuses: Record<string, number> = {};
   const warmupMs = options.warmupSeconds * 1000;
   let sampler: RssSampler | undefined;
+  let cpuAtBoundary: number | undefined;
   const instance = cannon(options.origin, options.pool, { connections: options.connections, duration: options.warmupSeconds + options.durationSeconds });
   const boundary = performance.now() + warmupMs;
   const startSampling = setTimeout(() => {
     if (options.rssPid !== undefined) sampler = new RssSampler(options.rssPid).start();
+    if (options.cpuPid !== undefined) cpuAtBoundary = procCpuSeconds(options.cpuPid);
   }, warmupMs);
   instance.on('response', (_client: unknown, status: number, bytes: number, milliseconds: number) => {
     const key = String(status);
@@ -139,6 +150,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   });
   const result = await instance;
   const end = performance.now();
+  const cpuAtEnd = options.cpuPid !== undefined ? procCpuSeconds(options.cpuPid) : undefined;
   clearTimeout(startSampling);
   const peakRssKb = sampler?.stop();
   const seconds = Math.max(0.001, (end - boundary) / 1000);
@@ -156,6 +168,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     bytesPerResponse: recorder.count > 0 ? recorder.bytes / recorder.count : 0,
     megabytesPerSecond: recorder.bytes / seconds / 1e6,
     peakRssKb,
+    cpuMicrosPerAnswer:
+      cpuAtBoundary !== undefined && cpuAtEnd !== undefined && recorder.count > 0 ? ((cpuAtEnd - cpuAtBoundary) * 1e6) / recorder.count : undefined,
   };
 }
 export interface ProbeResult {

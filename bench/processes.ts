@@ -2,7 +2,7 @@
  * Child processes of the benchmark: start them, wait until they answer, read their memory from
  * /proc, and stop every one of them at the end, also when the run fails or is interrupted.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -152,6 +152,33 @@ export function procStatusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number | un
     return match ? Number(match[1]) : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on every Linux the benchmark has met). */
+let ticksPerSecond: number | undefined;
+
+/**
+ * CPU time a process has used so far, user + system, all its threads, in seconds (/proc/<pid>/stat);
+ * undefined without /proc or when the process is gone.
+ */
+export function procCpuSeconds(pid: number): number | undefined {
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces and parentheses: count fields after its last ')'.
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    ticksPerSecond ??= clockTicks();
+    return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+  } catch {
+    return undefined;
+  }
+}
+
+function clockTicks(): number {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
   }
 }
 

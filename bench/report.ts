@@ -11,6 +11,8 @@ export interface RunSummary {
   readonly requestsPerSecond: number;
   readonly p50: number;
   readonly p99: number;
+  /** The server's CPU time per answer in microseconds (median of the rounds that measured it). */
+  readonly cpuMicrosPerAnswer?: number;
 }
 
 export interface ScenarioOutcome {
@@ -25,6 +27,11 @@ export interface ScenarioOutcome {
   readonly median?: RunSummary;
   /** Median requests/s divided by the floor's median in the same mode. */
   readonly ratioToFloor?: number;
+  /**
+   * The floor's CPU time per answer divided by the scenario's (medians, same mode): what the
+   * scenario costs the server against the floor, however the cores were shared with the load.
+   */
+  readonly cpuRatioToFloor?: number;
   /** Median p99 divided by the floor's median p99 in the same mode. */
   readonly p99RatioToFloor?: number;
   readonly bytesPerResponse?: number;
@@ -105,10 +112,12 @@ export function median(values: readonly number[]): number {
 }
 
 export function summarize(rounds: readonly LoadResult[]): RunSummary {
+  const cpu = rounds.flatMap((r) => (r.cpuMicrosPerAnswer === undefined ? [] : [r.cpuMicrosPerAnswer]));
   return {
     requestsPerSecond: median(rounds.map((r) => r.requestsPerSecond)),
     p50: median(rounds.map((r) => r.p50)),
     p99: median(rounds.map((r) => r.p99)),
+    ...(cpu.length > 0 ? { cpuMicrosPerAnswer: median(cpu) } : {}),
   };
 }
 
@@ -213,6 +222,35 @@ function cell(outcome: ScenarioOutcome | undefined): [string, string, string] {
   ];
 }
 
+/**
+ * The server's CPU time per answer beside the floor's: on a machine whose cores the server shares
+ * with the load generator, requests/s also measure how the cores were shared; this does not.
+ */
+function cpuTable(report: BenchReport): string[] {
+  const floorMicros = (mode: CacheMode) => report.floor.find((f) => f.mode === mode)?.median.cpuMicrosPerAnswer;
+  if (floorMicros('on') === undefined && floorMicros('off') === undefined) return [];
+  const us = (micros: number | undefined) => (micros === undefined ? '–' : micros >= 100 ? int(micros) : micros.toFixed(1));
+  const cpuCell = (outcome: ScenarioOutcome | undefined) =>
+    outcome?.status === 'ok' && outcome.median?.cpuMicrosPerAnswer !== undefined
+      ? [us(outcome.median.cpuMicrosPerAnswer), x(outcome.cpuRatioToFloor ?? NaN)]
+      : ['–', '–'];
+  const lines = [
+    `Server CPU per answer (user + system time of the server's process over the measured seconds, divided by its answers; ` +
+      `medians of the rounds): the floor ${us(floorMicros('on'))} µs beside cache on, ${us(floorMicros('off'))} µs beside cache off. ` +
+      '“× floor CPU” is the floor’s CPU per answer divided by the scenario’s.',
+    '',
+    '| Scenario | cache on: µs per answer | × floor CPU | cache off: µs per answer | × floor CPU |',
+    '|---|--:|--:|--:|--:|',
+  ];
+  for (const id of [...new Set(report.scenarios.map((s) => s.id))]) {
+    const on = find(report, id, 'on');
+    const off = find(report, id, 'off');
+    lines.push(`| ${(on ?? off)!.label} | ${cpuCell(on).join(' | ')} | ${cpuCell(off).join(' | ')} |`);
+  }
+  lines.push('');
+  return lines;
+}
+
 export function toMarkdown(report: BenchReport): string {
   const m = report.machine;
   const lines: string[] = [];
@@ -253,6 +291,7 @@ export function toMarkdown(report: BenchReport): string {
     lines.push(`| ${label} | ${cell(on).join(' | ')} | ${cell(off).join(' | ')} | ${size ? kb(size) : '–'} |`);
   }
   lines.push('');
+  lines.push(...cpuTable(report));
   const rss = report.servicePeakRssMb;
   lines.push(
     `Service peak RSS: ${rss.on !== undefined ? `${Math.round(rss.on)} MB with the cache on` : 'n/a'}, ` +

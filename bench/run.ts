@@ -340,7 +340,7 @@ interface ModeResults {
   notes: string[];
 }
 
-async function measureMode(mode: CacheMode, url: string, floorOrigin: string, scenarios: Scenario[]): Promise<ModeResults> {
+async function measureMode(mode: CacheMode, url: string, floorServer: { origin: string; pid: number }, scenarios: Scenario[]): Promise<ModeResults> {
   log(`\nstarting the service with RESPONSE_CACHE=${mode} (node dist/server.js)...`);
   const service = await startService(mode, url);
   const prepared: { scenario: Scenario; pool: RequestSpec[]; rounds: LoadResult[]; problem?: string; status: ScenarioOutcome['status'] }[] = [];
@@ -377,13 +377,14 @@ async function measureMode(mode: CacheMode, url: string, floorOrigin: string, sc
   let peakRssKb = 0;
   for (let round = 1; round <= settings.rounds; round++) {
     const floorResult = await runLoad({
-      origin: floorOrigin,
+      origin: floorServer.origin,
       pool: [{ method: 'GET', path: '/', headers: {} }],
       connections: settings.connections,
       warmupSeconds: settings.warmupSeconds,
       durationSeconds: settings.durationSeconds,
       prePass: false,
       expectedStatus: 200,
+      cpuPid: floorServer.pid,
     });
     floorRounds.push(floorResult);
     log(`[cache ${mode}] round ${round}/${settings.rounds}  ${'floor'.padEnd(48)} ${fmt(floorResult)}`);
@@ -400,6 +401,7 @@ async function measureMode(mode: CacheMode, url: string, floorOrigin: string, sc
         ...(settings.prePassMaxSeconds !== undefined ? { prePassMaxSeconds: settings.prePassMaxSeconds } : {}),
         expectedStatus: entry.scenario.expectedStatus,
         rssPid: service.child.pid,
+        cpuPid: service.child.pid,
       });
       peakRssKb = Math.max(peakRssKb, result.peakRssKb ?? 0);
       entry.rounds.push(result);
@@ -431,6 +433,9 @@ async function measureMode(mode: CacheMode, url: string, floorOrigin: string, sc
       status: 'ok',
       median: summary,
       ratioToFloor: summary.requestsPerSecond / floor.median.requestsPerSecond,
+      ...(summary.cpuMicrosPerAnswer !== undefined && floor.median.cpuMicrosPerAnswer !== undefined
+        ? { cpuRatioToFloor: floor.median.cpuMicrosPerAnswer / summary.cpuMicrosPerAnswer }
+        : {}),
       p99RatioToFloor: summary.p99 / floor.median.p99,
       bytesPerResponse: median(entry.rounds.map((r) => r.bytesPerResponse)),
       peakRssMb: mb(Math.max(...entry.rounds.map((r) => r.peakRssKb ?? 0))),
@@ -514,7 +519,7 @@ async function main(): Promise<void> {
   const floor = await startFloor();
 
   const results: ModeResults[] = [];
-  for (const mode of ['on', 'off'] as const) results.push(await measureMode(mode, database.url, floor.origin, scenarios));
+  for (const mode of ['on', 'off'] as const) results.push(await measureMode(mode, database.url, { origin: floor.origin, pid: floor.child.pid }, scenarios));
   await floor.child.stop();
 
   const allScenarios = results.flatMap((r) => r.scenarios);
