@@ -75,7 +75,9 @@ describe('command line in a process of its own', () => {
     } finally {
       if (!t) await handle.close();
     }
-  });
+    // Six processes, each loading the command line and opening the database (on PGlite, its
+    // WebAssembly build and data directory): under a loaded machine more than the default minute.
+  }, 180_000);
 
   it('the documented --json command line (docs/import.md, through npm) prints exactly one JSON document', async () => {
     const docs = fs.readFileSync(path.join(projectRoot, 'docs/import.md'), 'utf8');
