@@ -90,14 +90,14 @@ export class OfferBatches {
   /** Words of the written offers already added to the search vocabulary. */
   private readonly vocabulary = new SearchVocabulary();
   /**
-   * The made slugs already written, per organization (`org slug`), in the order offers are
+   * The made slugs already written, per organization id, in the order offers are
    * written (the bundle's): the first new offer of the bundle that makes a slug takes it (E12), so
    * a later one is inserted with the suffixed slug it will get instead, and no row is written twice.
    * An offer that turns out to be stored (it keeps its slug) claims too: a later new offer then
    * takes its suffixed slug at once, and should the plain one still be free, the import's end
    * writes it over (rare: it needs a stored offer of the same title and city that has another slug).
    */
-  private readonly claimed = new Set<string>();
+  private readonly claimed = new Map<string, Set<string>>();
   /** Record numbers of offers that came before an entity they link to (read again in pass 2), in file order. */
   readonly deferred: number[] = [];
 
@@ -231,9 +231,12 @@ export class OfferBatches {
     const drafts = written.map((c) => c.queued.draft!);
     for (const d of drafts) {
       if (d.made_slug === null) continue;
-      const key = `${d.organization_id} ${d.made_slug}`;
-      if (this.claimed.has(key)) d.made_slug_written = suffixedMadeSlug(d.made_slug, d.offer_id);
-      else this.claimed.add(key);
+      // A set per organization: the slugs alone, not a joined key per offer (about a third less
+      // memory for 100,000 new offers).
+      let slugs = this.claimed.get(d.organization_id);
+      if (slugs === undefined) this.claimed.set(d.organization_id, (slugs = new Set()));
+      if (slugs.has(d.made_slug)) d.made_slug_written = suffixedMadeSlug(d.made_slug, d.offer_id);
+      else slugs.add(d.made_slug);
     }
     ctx.counts.accept('offers', drafts.length);
     // The price history is appended for the offers created or changed: an unchanged offer's
