@@ -54,6 +54,15 @@ describe('slugs made by the import', () => {
     expect(await slugOf('offers', low!)).toBe(`przestronne-mieszkanie-lodz-srodmiescie-lodz-${low!.replace(/-/g, '').slice(0, 6)}`);
     expect(await slugOf('offers', c!)).toBe('dom-z-ogrodem-lodz');
     expect(await slugOf('investments', ids.investment)).toBe('osiedle');
+    // Each new row is written once: the later of the two went in with its suffixed slug. The
+    // three rows are the (emptied) table's first three, in the bundle's order; a row written
+    // again at the end would have moved past them.
+    const rows = (await sql<{ id: string; ctid: string }>`select offer_id::text as id, ctid::text as ctid from offers order by ctid`.execute(t.db.db)).rows;
+    expect(rows).toEqual([
+      { id: high, ctid: '(0,1)' },
+      { id: low, ctid: '(0,2)' },
+      { id: c, ctid: '(0,3)' },
+    ]);
 
     const res = await resolve('offer', 'dom-z-ogrodem-lodz');
     expect(res.statusCode, res.body).toBe(200);
