@@ -226,7 +226,7 @@ function cell(outcome: ScenarioOutcome | undefined): [string, string, string] {
  * The server's CPU time per answer beside the floor's: on a machine whose cores the server shares
  * with the load generator, requests/s also measure how the cores were shared; this does not.
  */
-function cpuTable(report: BenchReport): string[] {
+function cpuTable(report: BenchReport, ids: readonly string[]): string[] {
   const floorMicros = (mode: CacheMode) => report.floor.find((f) => f.mode === mode)?.median.cpuMicrosPerAnswer;
   if (floorMicros('on') === undefined && floorMicros('off') === undefined) return [];
   const us = (micros: number | undefined) => (micros === undefined ? '–' : micros >= 100 ? int(micros) : micros.toFixed(1));
@@ -242,7 +242,7 @@ function cpuTable(report: BenchReport): string[] {
     '| Scenario | cache on: µs per answer | × floor CPU | cache off: µs per answer | × floor CPU |',
     '|---|--:|--:|--:|--:|',
   ];
-  for (const id of [...new Set(report.scenarios.map((s) => s.id))]) {
+  for (const id of ids) {
     const on = find(report, id, 'on');
     const off = find(report, id, 'off');
     lines.push(`| ${(on ?? off)!.label} | ${cpuCell(on).join(' | ')} | ${cpuCell(off).join(' | ')} |`);
@@ -291,7 +291,7 @@ export function toMarkdown(report: BenchReport): string {
     lines.push(`| ${label} | ${cell(on).join(' | ')} | ${cell(off).join(' | ')} | ${size ? kb(size) : '–'} |`);
   }
   lines.push('');
-  lines.push(...cpuTable(report));
+  lines.push(...cpuTable(report, ids));
   const rss = report.servicePeakRssMb;
   lines.push(
     `Service peak RSS: ${rss.on !== undefined ? `${Math.round(rss.on)} MB with the cache on` : 'n/a'}, ` +

@@ -90,9 +90,9 @@ export class OfferBatches {
   /** Words of the written offers already added to the search vocabulary. */
   private readonly vocabulary = new SearchVocabulary();
   /**
-   * The made slugs already written, per organization id, in the order offers are
-   * written (the bundle's): the first new offer of the bundle that makes a slug takes it (E12), so
-   * a later one is inserted with the suffixed slug it will get instead, and no row is written twice.
+   * The made slugs already written, per organization id, in the order offers are written (the
+   * bundle's): the first new offer of the bundle that makes a slug takes it (E12), so a later one
+   * is inserted with the suffixed slug it will get instead, and no row is written twice.
    * An offer that turns out to be stored (it keeps its slug) claims too: a later new offer then
    * takes its suffixed slug at once, and should the plain one still be free, the import's end
    * writes it over (rare: it needs a stored offer of the same title and city that has another slug).

@@ -79,9 +79,10 @@ export const ROW_PRICES = sql`(offers.offer_data->>'price')::numeric as price,
  * the upsert's rows (offer_id, organization_id, created, and ROW_PRICES), `validFrom` the
  * expression of each one's prices_valid_from (null: the import's time). An offer that has entries
  * already (its row deleted by hand, then imported again: the history is never deleted) is left to
- * appendPriceHistory, which compares with the latest entry and may find the record late. Returns the ids of the offers it gave an entry. A first import of 20,000
- * offers appends their entries so, with no statement of its own per batch (about 0.3 s of server
- * time less: the bind of seven arrays per batch, and a lookup per offer).
+ * appendPriceHistory, which compares with the latest entry and may find the record late. Returns
+ * the ids of the offers it gave an entry. A first import of 20,000 offers appends their entries
+ * so, with no statement of its own per batch (about 0.3 s of server time less: the bind of seven
+ * arrays per batch, and a lookup per offer).
  */
 export function firstPriceEntries(written: RawBuilder<unknown>, validFrom: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`insert into offer_prices (offer_id, organization_id, valid_from, price, price_per_meter, price_currency, ancillary)
