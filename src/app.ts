@@ -8,8 +8,9 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import type { DbHandle } from './db/connect.js';
-import { countRefusal, createAuthenticator, refuseAtOnce } from './features/access/http.js';
-import { createEarlyRefusal } from './http/early-refusal.js';
+import { admitAtOnce, countAdmission, countRefusal, createAuthenticator, refuseAtOnce, visibilityKeyOf } from './features/access/http.js';
+import { earlyHit } from './http/caching/early-hit.js';
+import { createEarlyAnswers, type EarlyAnswersContext } from './http/early-answers.js';
 import { guardProtocol, HTTP_SERVER_OPTIONS } from './http/plugins/protocol.js';
 import { registerCors } from './http/plugins/cors.js';
 import { clientError, frameworkError, handleErrors } from './http/plugins/error-answers.js';
@@ -39,7 +40,7 @@ export interface BuildAppOptions {
   /** What GET /metrics answers (the cluster's sum in a worker). Default: this app's registry. */
   metricsText?: MetricsText;
   /** false: every request goes through Fastify (tests compare the two). Default: on. */
-  earlyRefusal?: boolean;
+  earlyAnswers?: boolean;
 }
 
 declare module 'fastify' {
@@ -56,9 +57,9 @@ declare module 'fastify' {
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const metrics = options.metrics ?? (config.metricsToken !== undefined || config.metricsPort !== undefined ? createMetrics() : undefined);
-  // The 401 of a missing or unknown key, answered before Fastify's request cycle when listening
-  // (inject() goes straight to Fastify): src/http/early-refusal.ts.
-  const early = createEarlyRefusal();
+  // The 401 of a missing or unknown key and cached answers, given before Fastify's request cycle
+  // when listening (inject() goes straight to Fastify): src/http/early-answers.ts.
+  const early = createEarlyAnswers();
   const app = Fastify({
     logger: loggerOptions(config.logLevel, options.logger),
     // One line per request, written by logRequests(), with the caller's sane X-Request-Id.
@@ -80,7 +81,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // While closing, requests still in flight or arriving on open connections are answered
     // normally; Fastify's own 503 would not have the {"detail": ...} shape of the contract.
     return503OnClosing: false,
-    ...(options.earlyRefusal === false ? {} : { serverFactory: early.serverFactory }),
+    ...(options.earlyAnswers === false ? {} : { serverFactory: early.serverFactory }),
   });
   // Answers are built in table order by the mappers and renderers (or by an operation's own
   // serializers), so plain JSON.stringify writes the rest: no schema-driven reordering.
@@ -96,7 +97,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', async () => services.stop());
 
   app.addHook('onRoute', early.learnRoute);
-  app.addHook('onReady', async () => early.start({ refuse: (request) => refuseAtOnce(services.keys, request), refused: (detail) => countRefusal(detail, metrics), metrics, log: app.log, cors: config.corsOrigins.length > 0 }));
+  const cors = config.corsOrigins.length > 0;
+  app.addHook('onReady', async () =>
+    early.start({
+      refuse: (request) => refuseAtOnce(services.keys, request),
+      refused: (detail) => countRefusal(detail, metrics),
+      // A rate limit and CORS add to every answer through Fastify's hooks: then Fastify answers.
+      cached: config.rateLimitPerMinute > 0 || cors ? undefined : cachedAnswers(services, metrics),
+      metrics,
+      log: app.log,
+      cors,
+    }),
+  );
 
   const validation = registerCompatValidation(app, SCHEMA_REGISTRY);
   logRequests(app);
@@ -130,4 +142,22 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     registerRoutes(api, ROUTES.filter((r) => r.auth), dependencies);
   });
   return app;
+}
+
+/** The early answers' cached answer: a key admitted at once, then the response cache (src/http/caching/early-hit.ts). */
+function cachedAnswers(services: Services, metrics: Metrics | undefined): NonNullable<EarlyAnswersContext['cached']> {
+  return (request) => {
+    const record = admitAtOnce(services.keys, request, Date.now());
+    if (record === undefined) return undefined;
+    const hit = earlyHit(services.responseCache, services.contentVersion, visibilityKeyOf(record), request);
+    if (hit === undefined) return undefined;
+    return {
+      hit,
+      websiteId: record.website_id,
+      count: () => {
+        countAdmission(record, services.keyUsage, metrics);
+        metrics?.responseCacheLookups.inc({ result: 'hit' });
+      },
+    };
+  };
 }

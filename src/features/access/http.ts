@@ -26,7 +26,7 @@ type HashedMessage = IncomingMessage & { [PRESENTED_KEY_SHA256]?: string };
  * The key check's refusal when it is known without waiting: the 401's detail for a request with no
  * key, or with a key that the cache knows, freshly, no website holds; undefined when the request
  * must go on to the key check (a known key, or one that must be looked up). Used by the early
- * refusal (src/http/early-refusal.ts) before Fastify's request cycle, which then calls
+ * answers (src/http/early-answers.ts) before Fastify's request cycle, which then calls
  * countRefusal() for the answers it gives: the key check's own answers, counted the same way.
  */
 export function refuseAtOnce(keys: ApiKeyCache, raw: IncomingMessage): string | undefined {
@@ -37,6 +37,34 @@ export function refuseAtOnce(keys: ApiKeyCache, raw: IncomingMessage): string | 
   if (fresh !== undefined && fresh.record === undefined) return KEY_INVALID;
   (raw as HashedMessage)[PRESENTED_KEY_SHA256] = hash;
   return undefined;
+}
+
+/**
+ * The record of a key that refuseAtOnce() let through and that the key check would admit without
+ * waiting (the cache knows it, freshly, as active and not expired), else undefined. Counts
+ * nothing: a caller that answers on it calls countAdmission(). Used by the early answers
+ * (src/http/early-answers.ts) to serve a cached answer before Fastify's request cycle.
+ */
+export function admitAtOnce(keys: ApiKeyCache, raw: IncomingMessage, now: number): ApiKeyRecord | undefined {
+  const hash = (raw as HashedMessage)[PRESENTED_KEY_SHA256];
+  if (hash === undefined) return undefined;
+  const record = keys.peek(hash)?.record;
+  return record !== undefined && isUsable(record, now) ? record : undefined;
+}
+
+/** Counts an admission by admitAtOnce() as the key check counts its own (a cache hit, the key's last use). */
+export function countAdmission(record: ApiKeyRecord, usage: KeyUsageRecorder, metrics: Metrics | undefined): void {
+  metrics?.keyCacheLookups.inc({ result: 'hit' });
+  usage.record(record.key_id);
+}
+
+/** What the response cache keeps a website's answers under: its organization, and its scope if it has one (extension E7). */
+export function visibilityKeyOf(record: ApiKeyRecord): string {
+  return record.scope_key === null ? record.organization_id : `${record.organization_id} ${record.scope_key}`;
+}
+
+function isUsable(record: ApiKeyRecord, now: number): boolean {
+  return record.is_active && (record.expires_at_ms === null || record.expires_at_ms > now);
 }
 
 /** Counts a refusal given by refuseAtOnce() as the key check counts its own. */
@@ -51,14 +79,14 @@ export function createAuthenticator(keys: ApiKeyCache, usage: KeyUsageRecorder, 
       reply.code(401).send({ detail: KEY_INVALID });
       return false;
     }
-    if (!record.is_active || (record.expires_at_ms !== null && record.expires_at_ms <= now())) {
+    if (!isUsable(record, now())) {
       reply.code(401).send({ detail: KEY_NOT_ACTIVE });
       return false;
     }
     request.caller = {
       organizationId: record.organization_id,
       scope: record.scope,
-      visibilityKey: record.scope_key === null ? record.organization_id : `${record.organization_id} ${record.scope_key}`,
+      visibilityKey: visibilityKeyOf(record),
       websiteId: record.website_id,
       keyId: record.key_id,
       keySha256: hash,

@@ -20,6 +20,8 @@ export interface CachedResponse {
   readonly etag: string;
   /** Compressed variants, made on first demand (shared by the requests that wait for them). */
   readonly variants: Partial<Record<Encoding, Promise<Buffer>>>;
+  /** The variants made so far, for who cannot wait (a cached answer sent before Fastify: src/http/caching/early-hit.ts). */
+  readonly made: Partial<Record<Encoding, Buffer>>;
   /** The ETags of every coding of this body (see variantEtag), made on first demand. */
   validators?: readonly string[];
 }
@@ -54,19 +56,25 @@ export function compress(body: Buffer, encoding: Encoding): Promise<Buffer> {
 export function compressed(entry: CachedResponse, encoding: Encoding): Promise<Buffer> {
   let variant = entry.variants[encoding];
   if (variant === undefined) {
-    variant = compress(entry.body, encoding);
-    entry.variants[encoding] = variant;
+    const made = compress(entry.body, encoding);
+    variant = made;
+    entry.variants[encoding] = made;
     // A failure is not kept: the next request tries again.
-    variant.catch(() => {
-      if (entry.variants[encoding] === variant) delete entry.variants[encoding];
-    });
+    made.then(
+      (bytes) => {
+        if (entry.variants[encoding] === made) entry.made[encoding] = bytes;
+      },
+      () => {
+        if (entry.variants[encoding] === made) delete entry.variants[encoding];
+      },
+    );
   }
   return variant;
 }
 
 /** An entry that is not stored (cache off): same shape, so one code path sends both. */
 export function responseEntry(body: Buffer, contentType: string, etag: string, contentLanguage?: string): CachedResponse {
-  return contentLanguage === undefined ? { body, contentType, etag, variants: {} } : { body, contentType, contentLanguage, etag, variants: {} };
+  return contentLanguage === undefined ? { body, contentType, etag, variants: {}, made: {} } : { body, contentType, contentLanguage, etag, variants: {}, made: {} };
 }
 
 export class ResponseCache {

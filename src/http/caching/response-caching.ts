@@ -27,7 +27,7 @@ import {
 } from './response-cache.js';
 import type { Metrics } from '../../metrics/metrics.js';
 import { JSON_TYPE } from '../content-types.js';
-import { preferredFormat } from '../negotiate.js';
+import { preferredFormat, type ResponseFormat } from '../negotiate.js';
 import { addVary } from '../vary.js';
 import { preferredEncoding } from './accept-encoding.js';
 import { ifNoneMatchHits } from './if-none-match.js';
@@ -63,11 +63,20 @@ export interface ResponseCaching {
   finish: onSendHookHandler<unknown>;
 }
 
-const VARY = ['Accept', 'Authorization'];
-const VARY_COMPRESSIBLE = ['Accept', 'Authorization', 'Accept-Encoding'];
+export const VARY = ['Accept', 'Authorization'];
+export const VARY_COMPRESSIBLE = ['Accept', 'Authorization', 'Accept-Encoding'];
+
+/**
+ * The key of an answer in the response cache. `visibilityKey` is the caller's (its organization
+ * and scope), `current` the content version, `method` GET (HEAD shares it) or POST, `url` the
+ * request's, query included.
+ */
+export function responseCacheKey(visibilityKey: string, current: string, method: 'GET' | 'POST', format: ResponseFormat, url: string): string {
+  return `${visibilityKey}\n${current}\n${method}\n${format}\n${url}`;
+}
 
 /** Whether If-None-Match names this body, in any of its codings (a single exact tag is checked first). */
-function notModified(header: string | undefined, entry: CachedResponse): boolean {
+export function notModified(header: string | undefined, entry: CachedResponse): boolean {
   if (header === undefined) return false;
   const validators = (entry.validators ??= variantEtags(entry.etag));
   return validators.includes(header) || ifNoneMatchHits(header, validators);
@@ -97,7 +106,7 @@ export function createResponseCaching(options: {
     const method = request.method === 'POST' ? 'POST' : 'GET';
     const format = negotiates ? preferredFormat(request.headers.accept) : 'json';
     // Scoped websites (extension E7) see less than their organization: their answers are kept apart.
-    const key = `${caller.visibilityKey}\n${current}\n${method}\n${format}\n${request.url}`;
+    const key = responseCacheKey(caller.visibilityKey, current, method, format, request.url);
     if (method !== 'POST') return key;
     return `${key}\n${request.headers['content-type'] ?? ''}\n${bodyKey(request.body)}`;
   }

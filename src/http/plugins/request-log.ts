@@ -130,8 +130,8 @@ export function writesRequestLines(logger: { level: string }): boolean {
 }
 
 /**
- * The request line of an answer, from plain values: logRequest()'s, and the early 401's
- * (src/http/early-refusal.ts), which has no Fastify request. `logger` is the app's logger; the
+ * The request line of an answer, from plain values: logRequest()'s, and the early answers'
+ * (src/http/early-answers.ts), which has no Fastify request. `logger` is the app's logger; the
  * caller has checked writesRequestLines().
  */
 export function logAnswer(logger: FastifyBaseLogger, reqId: string, method: string, route: string, rawUrl: string, status: number, elapsedMs: number, websiteId: string | null): void {

@@ -16,7 +16,7 @@ export function countRequest(metrics: Metrics, request: FastifyRequest, reply: F
   countAnswer(metrics, routeOf(request), request.method, reply.statusCode, reply.elapsedTime);
 }
 
-/** Counts and times one answer from plain values (also the early 401's, src/http/early-refusal.ts). */
+/** Counts and times one answer from plain values (also the early answers', src/http/early-answers.ts). */
 export function countAnswer(metrics: Metrics, route: string, method: string, status: number, elapsedMs: number): void {
   const labels = { route, method, status };
   metrics.httpRequests.inc(labels);

@@ -1,14 +1,18 @@
 /**
- * The 401 of an /api/v1 request with no key, or with a key no website holds, answered as soon as
- * Node has read the request, before Fastify's request cycle (issue 23).
+ * Two answers given as soon as Node has read the request, before Fastify's request cycle (issue 23):
  *
- * Why: these are the answers an attacker sends by the thousand (a flood of guessed keys), and
- * through Fastify each one paid for its request and reply objects, the hook chains and the reply's
- * serialization: about half again what a bare Fastify server pays for its cheapest answer. Here
- * it costs Node's HTTP parsing, a route look-up, a hash and a map look-up, and the log line.
+ * - the 401 of an /api/v1 request with no key, or with a key no website holds;
+ * - a GET or HEAD answered from the response cache, for a key the key cache admits at once
+ *   (src/http/caching/early-hit.ts), when no rate limit counts requests and no CORS origins are
+ *   configured (both add to every answer through Fastify's hooks).
  *
- * It is a shortcut, never a second behaviour: it answers only where Fastify's path would answer
- * the same 401, byte for byte (status, headers in the same order, body, log line, metrics), and
+ * Why: the first are what an attacker sends by the thousand (a flood of guessed keys), the second
+ * the service's cheapest 200, and through Fastify each paid for its request and reply objects, the
+ * hook chains and the reply's send: more than the answer itself. Here a refusal costs Node's HTTP
+ * parsing, a hash and a map look-up, a route look-up and the log line; a hit, one more look-up.
+ *
+ * It is a shortcut, never a second behaviour: it answers only where Fastify's path would give the
+ * same answer, byte for byte (status, headers in the same order, body, log line, metrics), and
  * hands anything else to Fastify untouched:
  *
  * - the method and path are those of a keyed route, looked up with find-my-way (Fastify's own
@@ -22,16 +26,17 @@
  *   src/http/plugins/protocol.ts), and no `Origin` when CORS is configured (its headers are
  *   src/http/plugins/cors.ts's);
  * - the key check's verdict is known at once (the access wing's refuseAtOnce(): no key, or a key
- *   the cache freshly knows to be unknown); a key that must be looked up, an inactive key and a
- *   valid key go on.
+ *   the cache freshly knows to be unknown; admitAtOnce(): a key it freshly knows to be valid); a
+ *   key that must be looked up and an inactive key go on.
  *
- * The differential test (test/http/early-refusal.test.ts) sends random requests to the app with and
+ * The differential test (test/http/early-answers.test.ts) sends random requests to the app with and
  * without this module and compares the bytes, the log lines and the counts.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import FindMyWay from 'find-my-way';
 import type { FastifyBaseLogger, FastifyServerOptions, RouteOptions } from 'fastify';
 import type { Metrics } from '../metrics/metrics.js';
+import type { EarlyHit } from './caching/early-hit.js';
 import { JSON_TYPE } from './content-types.js';
 import { logAnswer, requestIdOf, writesRequestLines } from './plugins/request-log.js';
 import { countAnswer } from './plugins/request-metrics.js';
@@ -39,7 +44,16 @@ import { countAnswer } from './plugins/request-metrics.js';
 /** Methods of keyed routes that may be answered here (HEAD is GET's). */
 const METHODS = new Set(['GET', 'HEAD', 'POST']);
 
-export interface EarlyRefusalContext {
+/** A cached answer found for a request whose key was admitted at once, with what to count when it is sent. */
+export interface AdmittedHit {
+  readonly hit: EarlyHit;
+  /** The caller's website, for the log line. */
+  readonly websiteId: string;
+  /** Counts what Fastify's path counts for it (the key check's admission, the cache's hit). */
+  count(): void;
+}
+
+export interface EarlyAnswersContext {
   /**
    * The key check's refusal of this request when known at once (the 401's detail), else undefined:
    * refuseAtOnce() of the access wing, given by the app.
@@ -47,6 +61,12 @@ export interface EarlyRefusalContext {
   refuse: (request: IncomingMessage) => string | undefined;
   /** Called for each refusal answered here (the access wing's countRefusal(), given by the app). */
   refused: (detail: string) => void;
+  /**
+   * The cached answer to a GET or HEAD that refuse() let through, when its key is admitted at once
+   * and the cache holds the answer; undefined to leave it to Fastify. Not given (no cached
+   * answers here) when a rate limit or CORS is configured.
+   */
+  cached?: ((request: IncomingMessage) => AdmittedHit | undefined) | undefined;
   metrics: Metrics | undefined;
   /** The app's logger. */
   log: FastifyBaseLogger;
@@ -57,14 +77,14 @@ export interface EarlyRefusalContext {
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 type ServerFactory = NonNullable<FastifyServerOptions['serverFactory']>;
 
-export interface EarlyRefusal {
+export interface EarlyAnswers {
   /** Fastify's serverFactory: Node's server as Fastify makes it, with this check before Fastify's handler. */
   serverFactory: ServerFactory;
   /** An onRoute hook for the root (every route) and one for the keyed scope. */
   learnRoute(route: RouteOptions): void;
   learnKeyedRoute(route: RouteOptions): void;
   /** Starts answering (once every route is known: the app's onReady). */
-  start(context: EarlyRefusalContext): void;
+  start(context: EarlyAnswersContext): void;
 }
 
 /** Per server made by a serverFactory: how many requests it answered early. */
@@ -80,7 +100,7 @@ interface KnownRoute {
   keyed: boolean;
 }
 
-export function createEarlyRefusal(): EarlyRefusal {
+export function createEarlyAnswers(): EarlyAnswers {
   const routes: { method: string; url: string }[] = [];
   const keyed = new Set<string>();
   let routerOptions: FindMyWay.Config<FindMyWay.HTTPVersion.V1> = {};
@@ -107,14 +127,37 @@ export function createEarlyRefusal(): EarlyRefusal {
 
   const methodsOf = (route: RouteOptions) => (Array.isArray(route.method) ? route.method : [route.method]).map((m) => String(m).toUpperCase());
 
-  function start(context: EarlyRefusalContext): void {
+  function start(context: EarlyAnswersContext): void {
     const router = FindMyWay<FindMyWay.HTTPVersion.V1>(routerOptions);
     for (const { method, url } of routes) {
       // Every route, keyed or not: a path must find the same route here as in Fastify's router.
       router.on(method as FindMyWay.HTTPMethod, url, () => undefined, { url, keyed: keyed.has(`${method} ${url}`) } satisfies KnownRoute);
     }
-    const { refuse, refused, metrics, log, cors } = context;
+    const { refuse, refused, cached, metrics, log, cors } = context;
     const lines = writesRequestLines(log);
+    const keyedRoute = (method: string, url: string): KnownRoute | undefined => {
+      const route = router.find(method as FindMyWay.HTTPMethod, url)?.store as KnownRoute | undefined;
+      return route?.keyed ? route : undefined;
+    };
+    const answerFromCache = (request: IncomingMessage, response: ServerResponse, started: number, find: NonNullable<typeof cached>): boolean => {
+      const method = request.method!;
+      const found = find(request);
+      if (found === undefined) return false;
+      const route = keyedRoute(method, request.url!);
+      if (route === undefined) return false;
+      found.count();
+      const { hit } = found;
+      const requestId = requestIdOf(request);
+      response.writeHead(hit.status, hit.headers(requestId));
+      // Node sends no body after a HEAD or a 304 in any case.
+      if (hit.body === undefined || method === 'HEAD') response.end();
+      else response.end(hit.body);
+      answered++;
+      const elapsedMs = performance.now() - started;
+      if (lines) logAnswer(log, requestId, method, route.url, request.url!, hit.status, elapsedMs, found.websiteId);
+      if (metrics) countAnswer(metrics, route.url, method, hit.status, elapsedMs);
+      return true;
+    };
     // The bodies, as Fastify's reply serializes them (JSON.stringify), by detail.
     const bodies = new Map<string, string>();
     answer = (request, response) => {
@@ -138,9 +181,9 @@ export function createEarlyRefusal(): EarlyRefusal {
       // The key first: a request with a valid key (nearly all) goes on without a route look-up,
       // and its key's hash is left for the key check.
       const detail = refuse(request);
-      if (detail === undefined) return false;
-      const route = router.find(method as FindMyWay.HTTPMethod, request.url!)?.store as KnownRoute | undefined;
-      if (route === undefined || !route.keyed) return false;
+      if (detail === undefined) return cached !== undefined && method !== 'POST' && answerFromCache(request, response, started, cached);
+      const route = keyedRoute(method, request.url!);
+      if (route === undefined) return false;
       refused(detail);
 
       const requestId = requestIdOf(request);
