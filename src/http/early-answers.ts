@@ -158,8 +158,8 @@ export function createEarlyAnswers(): EarlyAnswers {
       if (metrics) countAnswer(metrics, route.url, method, hit.status, elapsedMs);
       return true;
     };
-    // The bodies, as Fastify's reply serializes them (JSON.stringify), by detail.
-    const bodies = new Map<string, string>();
+    // The bodies, as Fastify's reply serializes them (JSON.stringify), and their lengths, by detail.
+    const bodies = new Map<string, { text: string; length: number }>();
     answer = (request, response) => {
       const method = request.method!;
       // A pipelined request behind an answer still under way waits for it (no socket yet), and a
@@ -188,15 +188,18 @@ export function createEarlyAnswers(): EarlyAnswers {
 
       const requestId = requestIdOf(request);
       let body = bodies.get(detail);
-      if (body === undefined) bodies.set(detail, (body = JSON.stringify({ detail })));
+      if (body === undefined) {
+        const text = JSON.stringify({ detail });
+        bodies.set(detail, (body = { text, length: Buffer.byteLength(text) }));
+      }
       // The headers in the order Fastify's path sets them: the reply's type, then the onSend hooks
       // (request id, nosniff, CORS's Vary), then the length. Literals of one shape each.
-      const length = Buffer.byteLength(body);
+      const { text, length } = body;
       const head = cors
         ? { 'content-type': JSON_TYPE, 'x-request-id': requestId, 'x-content-type-options': 'nosniff', vary: 'Origin', 'content-length': length }
         : { 'content-type': JSON_TYPE, 'x-request-id': requestId, 'x-content-type-options': 'nosniff', 'content-length': length };
       response.writeHead(401, head);
-      response.end(body);
+      response.end(text);
       answered++;
       const elapsedMs = performance.now() - started;
       if (lines) logAnswer(log, requestId, method, route.url, request.url!, 401, elapsedMs, null);

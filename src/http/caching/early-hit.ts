@@ -48,10 +48,15 @@ export function earlyHit(cache: ResponseCache, version: ContentVersion, visibili
   const etag = variantEtag(entry.etag, encoding);
   const conditional = headers['if-none-match'];
   if (conditional !== undefined && notModified(conditional, entry)) {
+    // Fastify's HEAD routes answer a reply sent without a payload with `Content-Length: 0`.
+    const head = request.method === 'HEAD';
     return {
       status: 304,
       body: undefined,
-      headers: (requestId) => ({ 'cache-control': CACHE_CONTROL, vary, etag, 'x-request-id': requestId, 'x-content-type-options': 'nosniff' }),
+      headers: (requestId) =>
+        head
+          ? { 'cache-control': CACHE_CONTROL, vary, etag, 'x-request-id': requestId, 'x-content-type-options': 'nosniff', 'content-length': 0 }
+          : { 'cache-control': CACHE_CONTROL, vary, etag, 'x-request-id': requestId, 'x-content-type-options': 'nosniff' },
     };
   }
   const body = encoding === undefined ? entry.body : entry.made[encoding];
