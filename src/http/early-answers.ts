@@ -78,7 +78,7 @@ type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 type ServerFactory = NonNullable<FastifyServerOptions['serverFactory']>;
 
 export interface EarlyAnswers {
-  /** Fastify's serverFactory: Node's server as Fastify makes it, with this check before Fastify's handler. */
+  /** Fastify's serverFactory: Node's server as Fastify makes it, with these answers before Fastify's handler. */
   serverFactory: ServerFactory;
   /** An onRoute hook for the root (every route) and one for the keyed scope. */
   learnRoute(route: RouteOptions): void;
@@ -90,7 +90,7 @@ export interface EarlyAnswers {
 /** Per server made by a serverFactory: how many requests it answered early. */
 const answeredCounts = new WeakMap<object, () => number>();
 
-/** How many requests this server has answered here (0 for a server without the early refusal): for tests. */
+/** How many requests this server has answered here (0 for a server without the early answers): for tests. */
 export function answeredEarly(server: object): number {
   return answeredCounts.get(server)?.() ?? 0;
 }
