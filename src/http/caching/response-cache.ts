@@ -54,21 +54,19 @@ export function compress(body: Buffer, encoding: Encoding): Promise<Buffer> {
 
 /** Compressed variant of an entry, made once on first demand and kept with it. */
 export function compressed(entry: CachedResponse, encoding: Encoding): Promise<Buffer> {
-  let variant = entry.variants[encoding];
-  if (variant === undefined) {
-    const made = compress(entry.body, encoding);
-    variant = made;
-    entry.variants[encoding] = made;
+  const existing = entry.variants[encoding];
+  if (existing !== undefined) return existing;
+  const variant = compress(entry.body, encoding);
+  entry.variants[encoding] = variant;
+  variant.then(
+    (bytes) => {
+      if (entry.variants[encoding] === variant) entry.made[encoding] = bytes;
+    },
     // A failure is not kept: the next request tries again.
-    made.then(
-      (bytes) => {
-        if (entry.variants[encoding] === made) entry.made[encoding] = bytes;
-      },
-      () => {
-        if (entry.variants[encoding] === made) delete entry.variants[encoding];
-      },
-    );
-  }
+    () => {
+      if (entry.variants[encoding] === variant) delete entry.variants[encoding];
+    },
+  );
   return variant;
 }
 
