@@ -147,7 +147,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 /** The early answers' cached answer: a key admitted at once, then the response cache (src/http/caching/early-hit.ts). */
 function cachedAnswers(services: Services, metrics: Metrics | undefined): NonNullable<EarlyAnswersContext['cached']> {
   return (request) => {
-    const record = admitAtOnce(services.keys, request, Date.now());
+    const record = admitAtOnce(request, Date.now());
     if (record === undefined) return undefined;
     const hit = earlyHit(services.responseCache, services.contentVersion, visibilityKeyOf(record), request);
     if (hit === undefined) return undefined;

@@ -20,7 +20,9 @@ export const KEY_NOT_ACTIVE = 'API key is not active';
  * key check does not hash the same key again.
  */
 const PRESENTED_KEY_SHA256 = Symbol('presentedKeySha256');
-type HashedMessage = IncomingMessage & { [PRESENTED_KEY_SHA256]?: string };
+/** Where it leaves the key's record when the cache knew it, for admitAtOnce(). */
+const PRESENTED_KEY_RECORD = Symbol('presentedKeyRecord');
+type HashedMessage = IncomingMessage & { [PRESENTED_KEY_SHA256]?: string; [PRESENTED_KEY_RECORD]?: ApiKeyRecord };
 
 /**
  * The key check's refusal when it is known without waiting: the 401's detail for a request with no
@@ -36,19 +38,18 @@ export function refuseAtOnce(keys: ApiKeyCache, raw: IncomingMessage): string | 
   const fresh = keys.peek(hash);
   if (fresh !== undefined && fresh.record === undefined) return KEY_INVALID;
   (raw as HashedMessage)[PRESENTED_KEY_SHA256] = hash;
+  if (fresh !== undefined) (raw as HashedMessage)[PRESENTED_KEY_RECORD] = fresh.record;
   return undefined;
 }
 
 /**
- * The record of a key that refuseAtOnce() let through and that the key check would admit without
- * waiting (the cache knows it, freshly, as active and not expired), else undefined. Counts
+ * The record of a key that refuseAtOnce() just let through and that the key check would admit
+ * without waiting (the cache knew it, freshly, as active and not expired), else undefined. Counts
  * nothing: a caller that answers on it calls countAdmission(). Used by the early answers
  * (src/http/early-answers.ts) to serve a cached answer before Fastify's request cycle.
  */
-export function admitAtOnce(keys: ApiKeyCache, raw: IncomingMessage, now: number): ApiKeyRecord | undefined {
-  const hash = (raw as HashedMessage)[PRESENTED_KEY_SHA256];
-  if (hash === undefined) return undefined;
-  const record = keys.peek(hash)?.record;
+export function admitAtOnce(raw: IncomingMessage, now: number): ApiKeyRecord | undefined {
+  const record = (raw as HashedMessage)[PRESENTED_KEY_RECORD];
   return record !== undefined && isUsable(record, now) ? record : undefined;
 }
 

@@ -15,12 +15,8 @@
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { ContentVersion } from '../../features/content-version/index.js';
 import { preferredFormat } from '../negotiate.js';
-import { preferredEncoding } from './accept-encoding.js';
 import { variantEtag, type ResponseCache } from './response-cache.js';
-import { CACHE_CONTROL, COMPRESS_MIN_BYTES, notModified, responseCacheKey, VARY, VARY_COMPRESSIBLE } from './response-caching.js';
-
-const VARY_VALUE = VARY.join(', ');
-const VARY_COMPRESSIBLE_VALUE = VARY_COMPRESSIBLE.join(', ');
+import { CACHE_CONTROL, codingOf, notModified, responseCacheKey } from './response-caching.js';
 
 export interface EarlyHit {
   readonly status: 200 | 304;
@@ -42,21 +38,23 @@ export function earlyHit(cache: ResponseCache, version: ContentVersion, visibili
   // Accept that prefers XML misses here and is answered by Fastify, from the same entry.
   const entry = cache.get(responseCacheKey(visibilityKey, current, 'GET', preferredFormat(headers.accept), request.url!));
   if (entry === undefined) return undefined;
-  const compressible = entry.body.length >= COMPRESS_MIN_BYTES;
-  const encoding = compressible ? preferredEncoding(headers['accept-encoding']) : undefined;
-  const vary = compressible ? VARY_COMPRESSIBLE_VALUE : VARY_VALUE;
+  const coding = codingOf(entry, headers['accept-encoding']);
+  const encoding = coding.encoding;
+  // No Vary was set before on this path (CORS, which adds one, sends it to Fastify): the names as they are.
+  const vary = coding.vary.join(', ');
   const etag = variantEtag(entry.etag, encoding);
   const conditional = headers['if-none-match'];
   if (conditional !== undefined && notModified(conditional, entry)) {
-    // Fastify's HEAD routes answer a reply sent without a payload with `Content-Length: 0`.
     const head = request.method === 'HEAD';
     return {
       status: 304,
       body: undefined,
-      headers: (requestId) =>
-        head
-          ? { 'cache-control': CACHE_CONTROL, vary, etag, 'x-request-id': requestId, 'x-content-type-options': 'nosniff', 'content-length': 0 }
-          : { 'cache-control': CACHE_CONTROL, vary, etag, 'x-request-id': requestId, 'x-content-type-options': 'nosniff' },
+      headers: (requestId) => {
+        const out: OutgoingHttpHeaders = { 'cache-control': CACHE_CONTROL, vary, etag, 'x-request-id': requestId, 'x-content-type-options': 'nosniff' };
+        // Fastify's HEAD routes answer a reply sent without a payload with `Content-Length: 0`.
+        if (head) out['content-length'] = 0;
+        return out;
+      },
     };
   }
   const body = encoding === undefined ? entry.body : entry.made[encoding];
@@ -69,10 +67,6 @@ export function earlyHit(cache: ResponseCache, version: ContentVersion, visibili
     status: 200,
     body,
     headers: (requestId) => {
-      // The common case as one literal (one object shape).
-      if (conditional === undefined && contentLanguage === undefined && encoding === undefined) {
-        return { 'content-type': contentType, 'x-request-id': requestId, 'x-content-type-options': 'nosniff', 'cache-control': CACHE_CONTROL, vary, etag, 'content-length': body.length };
-      }
       const out: OutgoingHttpHeaders = conditional === undefined ? {} : { 'cache-control': CACHE_CONTROL, vary, etag };
       if (contentLanguage !== undefined) out['content-language'] = contentLanguage;
       out['content-type'] = contentType;

@@ -63,8 +63,18 @@ export interface ResponseCaching {
   finish: onSendHookHandler<unknown>;
 }
 
-export const VARY = ['Accept', 'Authorization'];
-export const VARY_COMPRESSIBLE = ['Accept', 'Authorization', 'Accept-Encoding'];
+const VARY = ['Accept', 'Authorization'];
+const VARY_COMPRESSIBLE = ['Accept', 'Authorization', 'Accept-Encoding'];
+
+/**
+ * How an entry's body is sent to a client with this Accept-Encoding: the coding (undefined: as it
+ * is) and the Vary names of the answer. Bodies below COMPRESS_MIN_BYTES are never compressed and
+ * do not vary by Accept-Encoding. Also used by the answers sent before Fastify (early-hit.ts).
+ */
+export function codingOf(entry: CachedResponse, acceptEncoding: string | string[] | undefined): { encoding: Encoding | undefined; vary: readonly string[] } {
+  const compressible = entry.body.length >= COMPRESS_MIN_BYTES;
+  return compressible ? { encoding: preferredEncoding(acceptEncoding), vary: VARY_COMPRESSIBLE } : { encoding: undefined, vary: VARY };
+}
 
 /**
  * The key of an answer in the response cache. `visibilityKey` is the caller's (its organization
@@ -118,10 +128,9 @@ export function createResponseCaching(options: {
    * tags); the 304 names the coding this request would get.
    */
   function prepare(request: FastifyRequest, reply: FastifyReply, entry: CachedResponse): { encoding?: Encoding; notModified: boolean } {
-    const compressible = entry.body.length >= COMPRESS_MIN_BYTES;
-    const encoding = compressible ? preferredEncoding(request.headers['accept-encoding']) : undefined;
+    const { encoding, vary } = codingOf(entry, request.headers['accept-encoding']);
     reply.header('cache-control', CACHE_CONTROL);
-    addVary(reply, ...(compressible ? VARY_COMPRESSIBLE : VARY));
+    addVary(reply, ...vary);
     if (request.method === 'POST') return { encoding, notModified: false };
     reply.header('etag', variantEtag(entry.etag, encoding));
     if (!notModified(request.headers['if-none-match'], entry)) return { encoding, notModified: false };
