@@ -23,15 +23,14 @@
  * Either way the client gets no byte of an answer, and the request was not processed.
  */
 import net from 'node:net';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
+import { closeAfterAnswer } from './server-response.js';
 
 /** How often drain() looks for connections that have become quiet. */
 const SWEEP_MS = 50;
 
 interface Connection {
-  /** Requests read on this connection whose answer has not finished. */
-  pending: number;
-  /** socket.bytesRead when last looked at, and since when it has not moved. */
+  /** socket.bytesRead when last looked at, and since when it has not moved (nor an answer been under way). */
   bytesRead: number;
   quietSince: number;
 }
@@ -45,49 +44,47 @@ export interface GracefulClose {
   readonly size: number;
 }
 
-/** Starts tracking the server's connections; call before it listens. */
+/**
+ * Whether an answer is under way on the connection: the response Node is writing there, from the
+ * moment a request's head has been read until its answer has finished (answers to requests
+ * pipelined behind it wait in line behind it). Node's own closeIdleConnections() reads the same
+ * property. Read here at each sweep, instead of counting requests in a listener: that cost every
+ * request (src/http/server-response.ts says how much).
+ */
+function answering(socket: net.Socket): boolean {
+  return (socket as net.Socket & { _httpMessage?: unknown })._httpMessage != null;
+}
+
+/**
+ * Starts tracking the server's connections; call before it listens. The server's responses must
+ * be src/http/server-response.ts's (HTTP_SERVER_OPTIONS), which write `Connection: close` once
+ * closing() has marked their connection.
+ */
 export function trackConnections(server: Server): GracefulClose {
   const connections = new Map<net.Socket, Connection>();
-  const unanswered = new Set<ServerResponse>();
   let closingSince: number | undefined;
 
+  // Per connection, not per request.
   server.on('connection', (socket: net.Socket) => {
-    connections.set(socket, { pending: 0, bytesRead: socket.bytesRead, quietSince: performance.now() });
+    connections.set(socket, { bytesRead: socket.bytesRead, quietSince: performance.now() });
     socket.once('close', () => connections.delete(socket));
-  });
-  // One listener function for every response, reading the response from `this`: no closure and
-  // no once() wrapper per request (the cheapest answers pay for every allocation).
-  function answered(this: ServerResponse): void {
-    unanswered.delete(this);
-    const connection = connections.get(this.req.socket as net.Socket);
-    if (connection) {
-      connection.pending--;
-      connection.quietSince = performance.now();
-    }
-  }
-  // Prepended: before Fastify, whose answer may be synchronous (an undecodable URL, a cache hit).
-  server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
-    const connection = connections.get(request.socket as net.Socket);
-    if (connection) connection.pending++;
-    unanswered.add(response);
-    response.on('close', answered);
-    if (closingSince !== undefined && !response.headersSent) response.setHeader('connection', 'close');
+    if (closingSince !== undefined) closeAfterAnswer(socket);
   });
 
   const closing = () => {
     if (closingSince !== undefined) return;
     closingSince = performance.now();
-    for (const response of unanswered) if (!response.headersSent) response.setHeader('connection', 'close');
+    for (const socket of connections.keys()) closeAfterAnswer(socket);
   };
 
-  /** Closes each connection with no request under way on which no byte has arrived for idleGraceMs. */
+  /** Closes each connection with no answer under way on which no byte has arrived for idleGraceMs. */
   const closeQuiet = (idleGraceMs: number) => {
     const now = performance.now();
     for (const [socket, connection] of connections) {
-      if (socket.bytesRead !== connection.bytesRead) {
+      if (socket.bytesRead !== connection.bytesRead || answering(socket)) {
         connection.bytesRead = socket.bytesRead;
         connection.quietSince = now;
-      } else if (connection.pending === 0 && now - Math.max(connection.quietSince, closingSince ?? now) >= idleGraceMs) {
+      } else if (now - Math.max(connection.quietSince, closingSince ?? now) >= idleGraceMs) {
         socket.destroy();
       }
     }

@@ -133,6 +133,12 @@ describe('HTTP/1.1 edges on a real socket', () => {
     const upgraded = await only(port, `GET /api/v1/organization HTTP/1.1\r\nHost: x\r\nAuthorization: ${KEYS.activeA1}\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n`);
     expect(upgraded.status).toBe(200);
     expect(upgraded.body).toBe(plain.body);
+    expect(upgraded.headers.connection).toBe('close');
+    // So is a refusal, which would otherwise be answered before Fastify.
+    const refused = await only(port, 'GET /api/v1/organization HTTP/1.1\r\nHost: x\r\nAuthorization: ecs_unknown-key-0000000000000000\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n');
+    expect(refused.status).toBe(401);
+    expect(refused.headers.connection).toBe('close');
+    expect(refused.closed).toBe(true);
   });
 
   it('HEAD answers carry no body, errors included: a GET behind each on the same connection is read right after its headers', async () => {

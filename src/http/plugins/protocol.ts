@@ -23,12 +23,17 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { JSON_TYPE } from '../content-types.js';
+import { ServiceResponse } from '../server-response.js';
 
 /** How long a CONNECT connection may take to go away after its answer before it is cut. */
 const CONNECT_LINGER_MS = 5_000;
 
-/** The Fastify option Node needs for the Host rule to be ours: pass it as `http` to Fastify(). */
-export const HTTP_SERVER_OPTIONS = { requireHostHeader: false } as const;
+/**
+ * Node's server options for these rules, to pass as `http` to Fastify(): the Host rule is ours, and
+ * the responses are ServiceResponse (src/http/server-response.ts), which closes the connection of
+ * an answer to an `Upgrade` request (and, during a shutdown, of every answer).
+ */
+export const HTTP_SERVER_OPTIONS = { requireHostHeader: false, ServerResponse: ServiceResponse } as const;
 
 function closeWith(reply: FastifyReply, status: number): FastifyReply {
   return reply
@@ -63,10 +68,6 @@ export function guardProtocol(app: FastifyInstance): void {
     app.server.emit('request', request, response);
   });
   app.server.on('connect', (request: IncomingMessage, socket: Duplex) => answerConnect(app, request, socket));
-  // Prepended: before Fastify, whose answer may be synchronous (an undecodable URL, a cache hit).
-  app.server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
-    if (request.headers.upgrade !== undefined && !response.headersSent) response.setHeader('connection', 'close');
-  });
 
   app.addHook('onRequest', (request, reply, done) => {
     const raw = request.raw;
