@@ -34,9 +34,14 @@ type HashedMessage = IncomingMessage & { [PRESENTED_KEY_SHA256]?: string; [PRESE
 export function refuseAtOnce(keys: ApiKeyCache, raw: IncomingMessage): string | undefined {
   const key = presentedKey(raw.headers.authorization);
   if (key === undefined) return KEY_REQUIRED;
+  // The same unknown key again (a flood of one guess): refused without hashing it again.
+  if (keys.knownUnknown(key)) return KEY_INVALID;
   const hash = hashKey(key);
   const fresh = keys.peek(hash);
-  if (fresh !== undefined && fresh.record === undefined) return KEY_INVALID;
+  if (fresh !== undefined && fresh.record === undefined) {
+    keys.rememberUnknown(key, hash);
+    return KEY_INVALID;
+  }
   (raw as HashedMessage)[PRESENTED_KEY_SHA256] = hash;
   if (fresh !== undefined) (raw as HashedMessage)[PRESENTED_KEY_RECORD] = fresh.record;
   return undefined;

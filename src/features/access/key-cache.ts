@@ -25,6 +25,9 @@ interface Entry {
 export const DIRECTORY_MAX_KEYS = 20_000;
 /** After finding too many keys, how long before the directory is tried again. */
 const TOO_MANY_RETRY_MS = 60_000;
+/** Unknown keys remembered as presented, at most (then forgotten all at once), and their longest text. */
+const MAX_UNKNOWN_TEXTS = 4_096;
+const MAX_UNKNOWN_TEXT_LENGTH = 256;
 
 /** Reads every key (at most `limit`; more rows than that means "too many"). */
 export type KeyDirectoryReader = (limit: number) => Promise<Map<string, ApiKeyRecord>>;
@@ -53,6 +56,14 @@ export class ApiKeyCache {
   private directoryPausedUntil = 0;
   /** Bumped by clear(): a directory read that started before a clear() is not used. */
   private generation = 0;
+  /**
+   * Keys as presented (their text, not its hash) that the cache knows, freshly, no website holds,
+   * each with until when: a repeated unknown key (a flood of one guess) is refused without hashing
+   * it again, the largest cost of that 401 after its log line. Only keys no website holds are kept
+   * (the text of a valid key never is), and only as long as the knowledge they come from: forgotten
+   * with it (clear(), a new directory), never trusted past it.
+   */
+  private readonly unknownTexts = new Map<string, number>();
 
   private readonly load: (keySha256: string) => Promise<ApiKeyRecord | undefined>;
   private readonly ttlMs: number;
@@ -88,6 +99,36 @@ export class ApiKeyCache {
     return hit && hit.expiresAt > this.now() ? hit : undefined;
   }
 
+  /** Whether the key, as presented, is one rememberUnknown() was told of and the cache still knows no website holds. */
+  knownUnknown(key: string): boolean {
+    const until = this.unknownTexts.get(key);
+    if (until === undefined) return false;
+    if (until > this.now()) return true;
+    this.unknownTexts.delete(key);
+    return false;
+  }
+
+  /**
+   * Remembers the text of a key whose hash peek() has just answered "no such key", for as long as
+   * that answer may be given without looking: a per-key answer's time to live; the directory's
+   * half-way point, after which requests go through peek() again, which reads the directory ahead.
+   */
+  rememberUnknown(key: string, keySha256: string): void {
+    if (this.ttlMs <= 0 || key.length > MAX_UNKNOWN_TEXT_LENGTH) return;
+    let until: number;
+    if (this.directory) {
+      if (this.directory.has(keySha256)) return;
+      until = this.directoryReadAt + this.ttlMs / 2;
+    } else {
+      const entry = this.entries.get(keySha256);
+      if (entry === undefined || entry.record !== undefined) return;
+      until = entry.expiresAt;
+    }
+    if (until <= this.now()) return;
+    if (this.unknownTexts.size >= MAX_UNKNOWN_TEXTS) this.unknownTexts.clear();
+    this.unknownTexts.set(key, until);
+  }
+
   async lookup(keySha256: string): Promise<ApiKeyRecord | undefined> {
     const fresh = this.peek(keySha256);
     if (fresh) return fresh.record;
@@ -112,6 +153,7 @@ export class ApiKeyCache {
   clear(): void {
     this.generation++;
     this.entries.clear();
+    this.unknownTexts.clear();
     this.directory = undefined;
     this.directoryPausedUntil = 0;
   }
@@ -139,6 +181,8 @@ export class ApiKeyCache {
     this.directoryReading = this.readDirectory(this.directoryMaxKeys)
       .then((keys) => {
         if (generation !== this.generation) return; // cleared meanwhile: this read may be stale
+        // What was known of unknown keys came from the directory (or the entries) being replaced.
+        this.unknownTexts.clear();
         if (keys.size > this.directoryMaxKeys) {
           this.directory = undefined;
           this.directoryPausedUntil = startedAt + TOO_MANY_RETRY_MS;

@@ -173,4 +173,65 @@ describe('API key lookup cache', () => {
       expect(counts).toEqual({ loads: 2, directoryReads: 1 }); // not read again for a while
     });
   });
+  describe('unknown keys remembered as presented (no hash for the same guess again)', () => {
+    const guess = 'ecs_a-guess-no-website-holds-000000000';
+
+    it('per-key: known unknown for exactly as long as the cached "no such key", never for a valid key, forgotten by clear()', async () => {
+      let now = 1_000_000;
+      const cache = new ApiKeyCache({ load: (hash) => findApiKeyByHash(db.db, hash), ttlMs: 2000, now: () => now });
+      expect(cache.knownUnknown(guess)).toBe(false);
+      cache.rememberUnknown(guess, hashKey(guess)); // nothing known of it yet: not remembered
+      expect(cache.knownUnknown(guess)).toBe(false);
+      expect(await cache.lookup(hashKey(guess))).toBeUndefined();
+      cache.rememberUnknown(guess, hashKey(guess));
+      expect(cache.knownUnknown(guess)).toBe(true);
+      // A valid key is never remembered, whatever it is called with.
+      expect((await cache.lookup(hashKey(KEYS.activeA1)))?.key_id).toBe(KEY_IDS.activeA1);
+      cache.rememberUnknown(KEYS.activeA1, hashKey(KEYS.activeA1));
+      expect(cache.knownUnknown(KEYS.activeA1)).toBe(false);
+      now += 1999;
+      expect(cache.knownUnknown(guess)).toBe(true);
+      now += 1; // the cached answer has expired: so has this
+      expect(cache.peek(hashKey(guess))).toBeUndefined();
+      expect(cache.knownUnknown(guess)).toBe(false);
+      expect(await cache.lookup(hashKey(guess))).toBeUndefined();
+      cache.rememberUnknown(guess, hashKey(guess));
+      expect(cache.knownUnknown(guess)).toBe(true);
+      cache.clear(); // keys changed in the database
+      expect(cache.knownUnknown(guess)).toBe(false);
+    });
+
+    it('with the directory: until its half-way point, and forgotten when a new directory is read', async () => {
+      let now = 5_000;
+      const cache = new ApiKeyCache({ load: (hash) => findApiKeyByHash(db.db, hash), readDirectory: (limit) => readKeyDirectory(db.db, limit), ttlMs: 2000, now: () => now });
+      expect(await cache.lookup(hashKey(guess))).toBeUndefined();
+      cache.rememberUnknown(guess, hashKey(guess));
+      expect(cache.knownUnknown(guess)).toBe(true);
+      now += 999;
+      expect(cache.knownUnknown(guess)).toBe(true);
+      now += 1; // past half-way: requests go through peek(), which reads the directory ahead
+      expect(cache.knownUnknown(guess)).toBe(false);
+      cache.rememberUnknown(guess, hashKey(guess));
+      expect(cache.knownUnknown(guess)).toBe(false);
+      expect(cache.peek(hashKey(guess))).toEqual({ record: undefined });
+      await expect.poll(() => {
+        cache.rememberUnknown(guess, hashKey(guess)); // remembered again once the new directory is in
+        return cache.knownUnknown(guess);
+      }).toBe(true);
+    });
+
+    it('keeps at most 4,096 texts and none longer than 256 characters', async () => {
+      const cache = new ApiKeyCache({ load: (hash) => findApiKeyByHash(db.db, hash), readDirectory: (limit) => readKeyDirectory(db.db, limit), ttlMs: 2000, now: () => 5_000 });
+      await cache.lookup(hashKey(guess));
+      const long = `ecs_${'x'.repeat(253)}`;
+      cache.rememberUnknown(long, hashKey(long));
+      expect(cache.knownUnknown(long)).toBe(false);
+      const texts = Array.from({ length: 4_097 }, (_, i) => `ecs_guess_${i}`);
+      for (const text of texts.slice(0, 4_096)) cache.rememberUnknown(text, hashKey(text));
+      expect(texts.slice(0, 4_096).every((text) => cache.knownUnknown(text))).toBe(true);
+      cache.rememberUnknown(texts[4_096]!, hashKey(texts[4_096]!)); // full: forgotten all at once
+      expect(cache.knownUnknown(texts[0]!)).toBe(false);
+      expect(cache.knownUnknown(texts[4_096]!)).toBe(true);
+    });
+  });
 });
