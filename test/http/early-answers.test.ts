@@ -78,12 +78,11 @@ function linesSince(log: LogCapture, from: number): string[] {
 
 /** The counters an answer moves (durations aside). */
 async function counts(metrics: Metrics): Promise<string> {
-  const text = await metrics.registry.metrics();
-  const lines = text.split('\n').filter((line) => /^estate_(http_requests_total|response_cache_lookups_total)\{/.test(line));
+  const all = (await metrics.registry.metrics()).split('\n');
+  const lines = all.filter((line) => /^estate_(http_requests_total|response_cache_lookups_total)\{/.test(line));
   // The key cache's lookups as one sum: whether a lookup was a hit or a miss depends on when each
   // side last read its key directory (a time to live of 5 s), not on the path that answered.
-  const keyLookups = text
-    .split('\n')
+  const keyLookups = all
     .filter((line) => line.startsWith('estate_key_cache_lookups_total{'))
     .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
   return [...lines, `estate_key_cache_lookups_total{} ${keyLookups}`].sort().join('\n');
