@@ -51,5 +51,8 @@ describe('issue 23 targets', () => {
   it('report an error, never a speed, when a mode answered wrongly', () => {
     const wrong = targetsOf([scenario('unauthorized-401', 'on', 0.95), scenario('unauthorized-401', 'off', 0, 'error')]);
     expect(wrong.find((t) => t.name === 'GET organization without a key → 401')).toMatchObject({ result: 'error', measured: 'unexpected status 500' });
+
+    const onlyWrong = targetsOf([scenario('unauthorized-401', 'off', 0, 'error')]);
+    expect(onlyWrong.find((t) => t.name === 'GET organization without a key → 401')).toMatchObject({ result: 'error', measured: 'unexpected status 500' });
   });
 });
