@@ -143,13 +143,13 @@ function ratioTarget(report: Pick<BenchReport, 'scenarios'>, name: string, id: s
 
 /** The target judged on the lower ratio of the two cache modes (either mode alone when only one ran). */
 function lowerOfBothModes(report: Pick<BenchReport, 'scenarios'>, name: string, id: string, minimum: number): TargetOutcome {
-  const outcomes = (['on', 'off'] as const).map((mode) => ratioTarget(report, `${name}, cache ${mode}`, id, mode, minimum));
+  const outcomes = (['on', 'off'] as const).map((mode) => ratioTarget(report, name, id, mode, minimum));
   const measured = outcomes.filter((o) => o.result === 'pass' || o.result === 'fail');
   const required = `≥ ${minimum}× floor req/s, cache on and off`;
   // A mode that answered wrongly is reported as such, whatever the other measured.
   const failed = outcomes.find((o) => o.result === 'error');
-  if (failed) return { ...failed, name, required };
-  if (measured.length === 0) return { ...outcomes[0]!, name, required };
+  if (failed) return { ...failed, required };
+  if (measured.length === 0) return { ...outcomes[0]!, required };
   return {
     name,
     required,
